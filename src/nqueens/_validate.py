@@ -1,0 +1,54 @@
+"""Argument checks shared by the public API, the reference solvers and the CLI."""
+
+from __future__ import annotations
+
+import operator
+import os
+
+MAX_N = 64
+"""The largest board side accepted: one bit per column of a 64-bit word."""
+
+
+def _int_or_raise(value: object, name: str) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, not bool")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+
+
+def check_n(n: object) -> int:
+    """Return n as an int, or raise TypeError / ValueError naming the limit."""
+    value = _int_or_raise(n, "n")
+    if not 0 <= value <= MAX_N:
+        raise ValueError(f"n must be between 0 and {MAX_N} (nqueens.MAX_N), got {value}")
+    return value
+
+
+def check_limit(limit: object) -> int | None:
+    """Return limit (None or an int >= 0), or raise."""
+    if limit is None:
+        return None
+    value = _int_or_raise(limit, "limit")
+    if value < 0:
+        raise ValueError(f"limit must be None or an int >= 0, got {value}")
+    return value
+
+
+def check_workers(workers: object) -> int:
+    """Return the number of threads that workers asks for (-1: every core)."""
+    value = _int_or_raise(workers, "workers")
+    if value == -1:
+        return available_cores()
+    if value < 1:
+        raise ValueError(f"workers must be a positive int or -1 (all cores), got {value}")
+    return value
+
+
+def available_cores() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

@@ -1,0 +1,145 @@
+"""The ``nqueens`` command line.
+
+Usage errors exit with status 2 and one line on stderr; Ctrl-C exits with
+status 130 and one line; output into a closed pipe ends quietly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Callable, NoReturn
+
+from ._counting import count
+from ._enumerating import solutions
+from ._validate import check_limit, check_n, check_workers
+from ._version import __version__
+
+Placement = Sequence[int]
+
+
+class UsageError(Exception):
+    """A bad argument: reported on one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _format_text(placement: Placement) -> str:
+    n = len(placement)
+    rows = ("." * c + "Q" + "." * (n - 1 - c) for c in placement)
+    return "\n".join(rows) + "\n\n"
+
+
+def _format_json(placement: Placement) -> str:
+    return json.dumps(list(placement)) + "\n"
+
+
+def _format_csv(placement: Placement) -> str:
+    return ",".join(map(str, placement)) + "\n"
+
+
+FORMATS: dict[str, Callable[[Placement], str]] = {
+    "text": _format_text,
+    "json": _format_json,
+    "csv": _format_csv,
+}
+
+
+def _write(lines: Iterable[str]) -> None:
+    out = sys.stdout
+    for line in lines:
+        out.write(line)
+    out.flush()
+
+
+def _cmd_count(args: argparse.Namespace) -> int:
+    print(count(args.n, unique=args.unique, workers=args.workers), flush=True)
+    return 0
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    fmt = FORMATS[args.format]
+    _write(fmt(p) for p in solutions(args.n, unique=args.unique, limit=args.limit))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> None:
+    # the API's own checks, run before any work so that they read as usage errors
+    try:
+        check_n(args.n)
+        check_limit(getattr(args, "limit", None))
+        check_workers(getattr(args, "workers", 1))
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"nqueens {args.command}: {exc}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="nqueens",
+        description="Count and list the solutions of the n-queens problem.",
+    )
+    parser.add_argument("--version", action="version", version=f"nqueens {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def board(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("n", metavar="N", type=int, help="the side of the board (0..64)")
+        sub.add_argument(
+            "--unique", action="store_true", help="one per class of rotations and reflections"
+        )
+
+    sub = commands.add_parser(
+        "count", help="print the number of solutions", description="Print the number of solutions."
+    )
+    board(sub)
+    sub.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="K",
+        help="threads that search at once; -1 for one per core (default: 1)",
+    )
+    sub.set_defaults(run=_cmd_count)
+
+    sub = commands.add_parser(
+        "solve",
+        help="print the solutions",
+        description="Print the solutions, in lexicographic order.",
+    )
+    board(sub)
+    sub.add_argument("--limit", type=int, metavar="K", help="stop after K solutions")
+    sub.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        default="text",
+        help="text: a board per solution, Q for a queen; json: one array per line; "
+        "csv: one row of columns per line (default: text)",
+    )
+    sub.set_defaults(run=_cmd_solve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        _check(args)
+        status: int = args.run(args)
+        return status
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("nqueens: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0

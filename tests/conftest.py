@@ -1,0 +1,110 @@
+"""The `core` fixture runs a test on both cores; the brute-force oracle lives here.
+
+A missing extension is an error, never a silent skip: pass --no-native to
+run on the pure-Python twin alone (as the pure-Python pass in .ci/run does).
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+from types import ModuleType
+from typing import Callable
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=30, deadline=None)
+settings.register_profile(
+    "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--no-native",
+        action="store_true",
+        help="run without the compiled extension (tests marked native are deselected)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--no-native"):
+        return
+    kept = [item for item in items if item.get_closest_marker("native") is None]
+    config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+    items[:] = kept
+
+
+def _install_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    name = "nqueens._bitsolver" if request.param == "cython" else "nqueens._bitsolver_py"
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:  # pragma: no cover - the point is to fail loudly
+        pytest.fail(f"the compiled core is missing ({exc}); pass --no-native to test without it")
+    monkeypatch.setattr("nqueens._select.core", module)
+    return module
+
+
+_NATIVE = pytest.param("cython", marks=pytest.mark.native)
+
+
+@pytest.fixture(params=[_NATIVE, "python"])
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """Each core in turn, installed as the one the public API calls."""
+    return _install_core(request, monkeypatch)
+
+
+@pytest.fixture(params=[_NATIVE])
+def native_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The extension alone, for sizes the twin would take minutes over."""
+    return _install_core(request, monkeypatch)
+
+
+def brute_force(n: int) -> list[tuple[int, ...]]:
+    """Every solution, by checking every permutation pairwise: the naive oracle."""
+    found = []
+    for perm in itertools.permutations(range(n)):
+        if all(abs(perm[i] - perm[j]) != j - i for i in range(n) for j in range(i + 1, n)):
+            found.append(perm)
+    return found
+
+
+def images(placement: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The 8 images of a placement, by rotating and reflecting its squares."""
+    n = len(placement)
+    squares = [(r, c) for r, c in enumerate(placement)]
+    moves: list[Callable[[int, int], tuple[int, int]]] = [
+        lambda r, c: (r, c),
+        lambda r, c: (c, n - 1 - r),
+        lambda r, c: (n - 1 - r, n - 1 - c),
+        lambda r, c: (n - 1 - c, r),
+        lambda r, c: (r, n - 1 - c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (n - 1 - c, n - 1 - r),
+    ]
+    result = []
+    for move in moves:
+        board = dict(move(r, c) for r, c in squares)
+        result.append(tuple(board[r] for r in range(n)))
+    return result
+
+
+@pytest.fixture(scope="session")
+def brute() -> Callable[[int], list[tuple[int, ...]]]:
+    cache: dict[int, list[tuple[int, ...]]] = {}
+
+    def solve(n: int) -> list[tuple[int, ...]]:
+        if n not in cache:
+            cache[n] = brute_force(n)
+        return cache[n]
+
+    return solve
+
+
+@pytest.fixture(scope="session")
+def canonical() -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    return lambda placement: min(images(placement))

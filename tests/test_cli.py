@@ -1,0 +1,123 @@
+"""The command line, run as a user runs it: in a subprocess, by the installed script."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import nqueens
+from nqueens._oeis import A000170
+
+SCRIPT = shutil.which("nqueens", path=os.path.dirname(sys.executable))
+
+
+def run(*args, check_script=False):
+    command = [SCRIPT] if check_script else [sys.executable, "-m", "nqueens"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_console_script_is_installed():
+    assert SCRIPT is not None
+    result = run("count", "8", check_script=True)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "92\n", "")
+
+
+@pytest.mark.parametrize(
+    ("args", "out"),
+    [
+        (["count", "8"], "92"),
+        (["count", "0"], "1"),
+        (["count", "10", "--unique"], "92"),
+        (["count", "11", "--workers", "2"], str(A000170[11])),
+        (["count", "9", "--workers", "-1", "--unique"], "46"),
+    ],
+)
+def test_count_prints_the_number_alone(args, out):
+    result = run(*args)
+    assert (result.returncode, result.stdout, result.stderr) == (0, out + "\n", "")
+
+
+def test_solve_text_draws_boards():
+    result = run("solve", "4")
+    assert result.returncode == 0
+    assert result.stdout == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
+
+
+def test_solve_json_and_csv():
+    expected = list(nqueens.solutions(6))
+    result = run("solve", "6", "--format", "json")
+    assert [tuple(json.loads(line)) for line in result.stdout.splitlines()] == expected
+    result = run("solve", "6", "--format", "csv")
+    lines = result.stdout.splitlines()
+    assert [tuple(map(int, line.split(","))) for line in lines] == expected
+
+
+def test_solve_unique_and_limit():
+    result = run("solve", "8", "--unique", "--format", "csv", "--limit", "3")
+    expected = [",".join(map(str, p)) for p in nqueens.solutions(8, unique=True, limit=3)]
+    assert result.stdout.splitlines() == expected
+
+
+def test_version_and_help():
+    result = run("--version")
+    assert result.stdout.strip() == f"nqueens {nqueens.__version__}"
+    for args in (["--help"], ["count", "--help"], ["solve", "--help"]):
+        result = run(*args)
+        assert result.returncode == 0 and "usage:" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "required"),
+        (["count"], "required"),
+        (["count", "x"], "invalid int value"),
+        (["count", "-1"], "n must be between 0 and"),
+        (["count", "65"], "n must be between 0 and 64"),
+        (["count", "8", "--workers", "0"], "workers must be a positive int or -1"),
+        (["count", "8", "--workers", "two"], "invalid int value"),
+        (["solve", "8", "--limit", "-1"], "limit must be None or an int >= 0"),
+        (["solve", "8", "--format", "xml"], "invalid choice"),
+        (["frobnicate"], "invalid choice"),
+        (["count", "8", "--bogus"], "unrecognized arguments"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_closed_pipe_ends_quietly():
+    command = f"{sys.executable} -m nqueens solve 12 | head -n 3"
+    result = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=120
+    )
+    assert result.stdout.splitlines() == ["Q...........", "..Q.........", "....Q......."]
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("args", [["count", "40"], ["solve", "40", "--unique"]])
+def test_ctrl_c_exits_130_with_one_line(args):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)  # long enough to be inside the search
+    assert process.poll() is None
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert err.splitlines() == ["nqueens: interrupted"]

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import itertools
+import tracemalloc
+
+import pytest
+
+import nqueens
+from nqueens._oeis import A000170, A002562
+
+
+@pytest.mark.parametrize("n", range(10))
+def test_solutions_are_the_brute_force_list_in_order(core, brute, n):
+    assert list(nqueens.solutions(n)) == brute(n)
+
+
+@pytest.mark.parametrize("n", range(10))
+def test_unique_gives_the_smallest_image_of_each_class_in_order(core, brute, canonical, n):
+    expected = sorted({canonical(p) for p in brute(n)})
+    assert list(nqueens.solutions(n, unique=True)) == expected
+    assert len(expected) == A002562[n]
+
+
+@pytest.mark.parametrize("n", [10, 11])
+def test_larger_boards_match_oeis_and_stay_sorted(core, n):
+    found = list(nqueens.solutions(n))
+    assert len(found) == A000170[n]
+    assert found == sorted(found)
+    assert all(nqueens.is_solution(p) for p in found)
+
+
+@pytest.mark.parametrize("limit", [0, 1, 5, 92, 1000])
+def test_limit_stops_early(core, limit):
+    found = list(nqueens.solutions(8, limit=limit))
+    assert found == list(itertools.islice(nqueens.solutions(8), limit))
+    assert len(found) == min(limit, 92)
+
+
+def test_limit_across_chunks(core):
+    # more than one chunk of the core's buffer, cut in the middle of one
+    found = list(nqueens.solutions(10, limit=700))
+    assert found == list(nqueens.solutions(10))[:700]
+
+
+def test_placements_are_tuples_of_ints(core):
+    placement = next(nqueens.solutions(5))
+    assert type(placement) is tuple
+    assert all(type(c) is int for c in placement)
+
+
+def test_empty_board_has_one_empty_solution(core):
+    assert list(nqueens.solutions(0)) == [()]
+    assert list(nqueens.solutions(0, unique=True)) == [()]
+    assert list(nqueens.solutions(0, limit=0)) == []
+
+
+def test_large_board_gives_a_first_solution(core):
+    first = next(nqueens.solutions(20))
+    assert len(first) == 20 and nqueens.is_solution(first)
+
+
+@pytest.mark.parametrize("count", [20_000, 200_000])
+def test_iterating_partway_keeps_memory_flat(native_core, count):
+    tracemalloc.start()
+    try:
+        it = nqueens.solutions(16)
+        for _ in itertools.islice(it, count):
+            pass
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # a list of the solutions seen would take tens of MB; the chunk is 64 KiB
+    assert peak < 1_000_000
+
+
+def test_iterating_partway_keeps_memory_flat_on_either_core(core):
+    tracemalloc.start()
+    try:
+        for _ in itertools.islice(nqueens.solutions(12), 10_000):
+            pass
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+
+
+def test_bad_arguments_raise_at_the_call_before_iterating():
+    with pytest.raises(TypeError, match="n must be an int"):
+        nqueens.solutions("8")
+    with pytest.raises(ValueError, match="n must be between 0 and"):
+        nqueens.solutions(-1)
+    with pytest.raises(ValueError, match="limit must be None or an int >= 0"):
+        nqueens.solutions(8, limit=-1)
+    with pytest.raises(TypeError, match="limit must be an int"):
+        nqueens.solutions(8, limit=2.5)
+    with pytest.raises(TypeError, match="unique must be a bool"):
+        nqueens.solutions(8, unique="yes")
