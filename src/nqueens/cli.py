@@ -7,16 +7,20 @@ status 130 and one line; output into a closed pipe ends quietly.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, NoReturn
 
 from ._counting import count
 from ._enumerating import solutions
+from ._select import IMPLEMENTATION
+from ._symmetry import canonical
 from ._validate import check_limit, check_n, check_workers
 from ._version import __version__
+from .reference import INFO, SOLVERS
 
 Placement = Sequence[int]
 
@@ -58,19 +62,48 @@ def _write(lines: Iterable[str]) -> None:
     out.flush()
 
 
+def _reference(name: str, n: int, unique: bool) -> Iterator[tuple[int, ...]]:
+    found = SOLVERS[name](n)
+    if unique:
+        # the reference solvers know no symmetry: keep each class's smallest image
+        return iter(sorted({canonical(p) for p in found}))
+    return found
+
+
 def _cmd_count(args: argparse.Namespace) -> int:
-    print(count(args.n, unique=args.unique, workers=args.workers), flush=True)
+    if args.solver is None:
+        total = count(args.n, unique=args.unique, workers=args.workers)
+    else:
+        total = sum(1 for _ in _reference(args.solver, args.n, args.unique))
+    print(total, flush=True)
     return 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     fmt = FORMATS[args.format]
-    _write(fmt(p) for p in solutions(args.n, unique=args.unique, limit=args.limit))
+    if args.solver is None:
+        found = solutions(args.n, unique=args.unique, limit=args.limit)
+    else:
+        found = itertools.islice(_reference(args.solver, args.n, args.unique), args.limit)
+    _write(fmt(p) for p in found)
+    return 0
+
+
+def _cmd_solvers(args: argparse.Namespace) -> int:
+    width = max(map(len, SOLVERS))
+    lines = [f"{'core':<{width}}  the compiled bitmask core, the default ({IMPLEMENTATION})\n"]
+    for name, info in INFO.items():
+        lines.append(f"{name:<{width}}  {info.speed}; quick up to n = {info.quick_n}\n")
+    _write(lines)
     return 0
 
 
 def _check(args: argparse.Namespace) -> None:
     # the API's own checks, run before any work so that they read as usage errors
+    if args.command == "solvers":
+        return
+    if getattr(args, "solver", None) is not None and getattr(args, "workers", 1) != 1:
+        raise UsageError(f"nqueens {args.command}: --workers applies to the native core only")
     try:
         check_n(args.n)
         check_limit(getattr(args, "limit", None))
@@ -91,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("n", metavar="N", type=int, help="the side of the board (0..64)")
         sub.add_argument(
             "--unique", action="store_true", help="one per class of rotations and reflections"
+        )
+        sub.add_argument(
+            "--solver",
+            choices=list(SOLVERS),
+            metavar="NAME",
+            help="a pure-Python reference solver instead of the core (see: nqueens solvers)",
         )
 
     sub = commands.add_parser(
@@ -121,6 +160,14 @@ def build_parser() -> argparse.ArgumentParser:
         "csv: one row of columns per line (default: text)",
     )
     sub.set_defaults(run=_cmd_solve)
+
+    sub = commands.add_parser(
+        "solvers",
+        help="list the solvers that --solver takes",
+        description="List the reference solvers, from the most naive to the bitmask, "
+        "with their rough speed.",
+    )
+    sub.set_defaults(run=_cmd_solvers)
     return parser
 
 
