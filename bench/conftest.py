@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import ctypes
-import pathlib
-import shutil
-import subprocess
+from collections.abc import Callable
 
 import pytest
 
-HERE = pathlib.Path(__file__).parent
+from nqueens._baseline import BaselineUnavailable, build
 
 
 @pytest.fixture(scope="session")
-def baseline(tmp_path_factory: pytest.TempPathFactory):
-    """count(n) from bench/baseline.c compiled with `cc -O3`, called through ctypes."""
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        pytest.skip("no C compiler (cc, gcc or clang) on PATH: the plain C baseline is not timed")
-    library = tmp_path_factory.mktemp("baseline") / "libbaseline.so"
-    subprocess.run(
-        [cc, "-O3", "-shared", "-fPIC", "-o", str(library), str(HERE / "baseline.c")], check=True
-    )
-    lib = ctypes.CDLL(str(library))
-    lib.count.argtypes = [ctypes.c_int]
-    lib.count.restype = ctypes.c_uint64
-    return lib.count
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], int]:
+    """count(n) of bench/baseline.c compiled with `cc -O3`, called through ctypes."""
+    try:
+        return build(str(tmp_path_factory.mktemp("baseline")))
+    except BaselineUnavailable as exc:
+        pytest.skip(f"the plain C baseline is not timed: {exc}")

@@ -14,6 +14,9 @@ _NODES_PER_STEP = 1 << 20
 # Cut the search into at least this many tasks per thread, so that the
 # threads finish together however uneven the tasks are.
 _TASKS_PER_WORKER = 64
+# Boards up to this side are counted in the calling thread, whatever workers
+# says: they take milliseconds, less than starting a thread costs.
+_INLINE_MAX_N = 12
 
 
 class _Task(NamedTuple):
@@ -107,10 +110,11 @@ def count(n: int, *, unique: bool = False, workers: int = 1) -> int:
     threads = check_workers(workers)
     if not isinstance(unique, bool):
         raise TypeError(f"unique must be a bool, not {type(unique).__name__}")
-    if n == 0:
-        return 1
+    core = _select.core
+    if n <= _INLINE_MAX_N and not unique:
+        # over in milliseconds: threads would cost more than they save
+        return int(core.count_solutions(n, bytearray(1)))
     if threads == 1 and not unique:
-        core = _select.core
         return run_tasks(lambda _, stop: int(core.count_solutions(n, stop)), [None], 1)[0]
     min_tasks = 1 if threads == 1 else threads * _TASKS_PER_WORKER
     tasks = _split(n, unique, min_tasks)

@@ -14,8 +14,10 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, NoReturn
 
+from . import benchmark
 from ._counting import count
 from ._enumerating import solutions
+from ._oeis import A000170
 from ._select import IMPLEMENTATION
 from ._symmetry import canonical
 from ._validate import check_limit, check_n, check_workers
@@ -98,9 +100,30 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    benchmark.run(args.max_n, args.budget, args.out, sys.stdout, sys.stderr)
+    return 0
+
+
+def _check_bench(args: argparse.Namespace) -> None:
+    if not benchmark.FIRST_N <= args.max_n <= len(A000170) - 1:
+        raise ValueError(
+            f"--max-n must be between {benchmark.FIRST_N} and {len(A000170) - 1}, got {args.max_n}"
+        )
+    if not args.budget > 0:  # also refuses nan
+        raise ValueError(f"--budget must be a positive number of seconds, got {args.budget}")
+    benchmark.check_out_dir(args.out)
+
+
 def _check(args: argparse.Namespace) -> None:
     # the API's own checks, run before any work so that they read as usage errors
     if args.command == "solvers":
+        return
+    if args.command == "bench":
+        try:
+            _check_bench(args)
+        except ValueError as exc:
+            raise UsageError(f"nqueens bench: {exc}") from None
         return
     if getattr(args, "solver", None) is not None and getattr(args, "workers", 1) != 1:
         raise UsageError(f"nqueens {args.command}: --workers applies to the native core only")
@@ -168,6 +191,34 @@ def build_parser() -> argparse.ArgumentParser:
         "with their rough speed.",
     )
     sub.set_defaults(run=_cmd_solvers)
+
+    sub = commands.add_parser(
+        "bench",
+        help="time the core against pure Python and plain C",
+        description="Time the core, its pure-Python twin, every reference solver and a plain "
+        "C program (where a compiler is found) for n = 4, 5, ..., dropping each once one size "
+        "exceeds the budget. Prints Markdown tables of times and speed-ups, and writes a "
+        f"PNG plot ({benchmark.PLOT_NAME}) where matplotlib is installed.",
+    )
+    sub.add_argument(
+        "--max-n",
+        type=int,
+        default=benchmark.DEFAULT_MAX_N,
+        metavar="N",
+        help=f"the largest board (default: {benchmark.DEFAULT_MAX_N})",
+    )
+    sub.add_argument(
+        "--budget",
+        type=float,
+        default=benchmark.DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help="drop an implementation once one size takes longer "
+        f"(default: {benchmark.DEFAULT_BUDGET})",
+    )
+    sub.add_argument(
+        "--out", default=".", metavar="DIR", help="where to write the plot (default: .)"
+    )
+    sub.set_defaults(run=_cmd_bench)
     return parser
 
 
