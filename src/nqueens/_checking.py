@@ -1,17 +1,37 @@
-"""is_solution(): check a placement."""
+"""is_solution() and conflicts(): check a placement and explain what attacks what."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
-from ._validate import _int_or_raise
+from ._validate import as_int
+
+KINDS = ("column", "diagonal", "anti-diagonal")
 
 
-def _columns(placement: Sequence[int]) -> list[int]:
-    """The placement as a list of ints on its own board, or raise."""
+class Conflict(NamedTuple):
+    """Two queens that attack each other: rows row1 < row2, and the line they share.
+
+    kind is "column" (the same column), "diagonal" (the same row - column:
+    the line running down to the right) or "anti-diagonal" (the same
+    row + column: the line running down to the left).
+    """
+
+    row1: int
+    row2: int
+    kind: str
+
+
+def columns_of(placement: Sequence[int]) -> list[int]:
+    """The placement as a list of ints on its own n x n board, or raise.
+
+    TypeError for a non-sequence or a non-int entry (bool included), and
+    ValueError naming the row for a column outside 0..n-1.
+    """
     if isinstance(placement, (str, bytes)) or not hasattr(placement, "__len__"):
         raise TypeError(f"placement must be a sequence of ints, not {type(placement).__name__}")
-    columns = [_int_or_raise(c, f"placement[{row}]") for row, c in enumerate(placement)]
+    columns = [as_int(c, f"placement[{row}]") for row, c in enumerate(placement)]
     n = len(columns)
     for row, c in enumerate(columns):
         if not 0 <= c < n:
@@ -19,6 +39,23 @@ def _columns(placement: Sequence[int]) -> list[int]:
                 f"placement[{row}] = {c} is off the board: columns run from 0 to {n - 1}"
             )
     return columns
+
+
+def _shared_lines(columns: list[int]) -> Iterator[tuple[str, list[int]]]:
+    # Each line (column, diagonal, anti-diagonal) that holds two queens or
+    # more, with its rows in order: one pass and a dict per kind, so O(n).
+    keys = {
+        "column": lambda row, c: c,
+        "diagonal": lambda row, c: row - c,
+        "anti-diagonal": lambda row, c: row + c,
+    }
+    for kind, key in keys.items():
+        lines: dict[int, list[int]] = {}
+        for row, c in enumerate(columns):
+            lines.setdefault(key(row, c), []).append(row)
+        for rows in lines.values():
+            if len(rows) > 1:
+                yield kind, rows
 
 
 def is_solution(placement: Sequence[int]) -> bool:
@@ -33,10 +70,26 @@ def is_solution(placement: Sequence[int]) -> bool:
     >>> is_solution([0, 2, 1, 3])
     False
     """
-    columns = _columns(placement)
-    n = len(columns)
-    return (
-        len(set(columns)) == n
-        and len({row + c for row, c in enumerate(columns)}) == n
-        and len({row - c for row, c in enumerate(columns)}) == n
-    )
+    return next(_shared_lines(columns_of(placement)), None) is None
+
+
+def conflicts(placement: Sequence[int]) -> list[Conflict]:
+    """Return every pair of queens that attack each other, sorted by rows then kind.
+
+    Finding whether there are any takes O(n); listing them adds the size of
+    the answer (k queens on one line make k(k-1)/2 pairs).  Arguments are
+    checked as by is_solution().
+
+    >>> conflicts((1, 3, 0, 2))
+    []
+    >>> conflicts((0, 1, 3, 3))
+    [Conflict(row1=0, row2=1, kind='diagonal'), Conflict(row1=2, row2=3, kind='column')]
+    """
+    found = [
+        Conflict(a, b, kind)
+        for kind, rows in _shared_lines(columns_of(placement))
+        for i, a in enumerate(rows)
+        for b in rows[i + 1 :]
+    ]
+    found.sort(key=lambda c: (c.row1, c.row2, KINDS.index(c.kind)))
+    return found

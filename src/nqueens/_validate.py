@@ -9,7 +9,8 @@ MAX_N = 64
 """The largest board side accepted: one bit per column of a 64-bit word."""
 
 
-def _int_or_raise(value: object, name: str) -> int:
+def as_int(value: object, name: str) -> int:
+    """value as an int (bool refused), or TypeError naming the argument."""
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an int, not bool")
     try:
@@ -20,7 +21,7 @@ def _int_or_raise(value: object, name: str) -> int:
 
 def check_n(n: object) -> int:
     """Return n as an int, or raise TypeError / ValueError naming the limit."""
-    value = _int_or_raise(n, "n")
+    value = as_int(n, "n")
     if not 0 <= value <= MAX_N:
         raise ValueError(f"n must be between 0 and {MAX_N} (nqueens.MAX_N), got {value}")
     return value
@@ -30,7 +31,7 @@ def check_limit(limit: object) -> int | None:
     """Return limit (None or an int >= 0), or raise."""
     if limit is None:
         return None
-    value = _int_or_raise(limit, "limit")
+    value = as_int(limit, "limit")
     if value < 0:
         raise ValueError(f"limit must be None or an int >= 0, got {value}")
     return value
@@ -38,7 +39,7 @@ def check_limit(limit: object) -> int | None:
 
 def check_workers(workers: object) -> int:
     """Return the number of threads that workers asks for (-1: every core)."""
-    value = _int_or_raise(workers, "workers")
+    value = as_int(workers, "workers")
     if value == -1:
         return available_cores()
     if value < 1:

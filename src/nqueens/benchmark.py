@@ -157,7 +157,8 @@ def plot(timings: Sequence[Timing], path: str) -> None:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(10, 6.5), dpi=100)
-    axes.set_prop_cycle(color=plt.get_cmap("tab20").colors)
+    palette = plt.get_cmap("tab20")
+    axes.set_prop_cycle(color=[palette(i) for i in range(20)])
     for label in dict.fromkeys(t.label for t in timings):
         points = [(t.n, t.seconds) for t in timings if t.label == label]
         style = "-" if label.startswith(("core", "plain")) else "--"
