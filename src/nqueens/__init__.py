@@ -1,15 +1,32 @@
-"""Count and list the solutions of the n-queens problem, fast.
+"""Count, list, construct and check solutions of the n-queens problem, fast.
 
 The search runs in a compiled bitmask core (``IMPLEMENTATION == "cython"``)
 or, where that is missing or ``NQUEENS_PUREPYTHON=1`` is set, in its
 pure-Python twin (``"python"``).
 """
 
-from ._checking import is_solution
+from ._checking import Conflict, conflicts, is_solution
+from ._construct import construct
 from ._counting import count
 from ._enumerating import solutions
+from ._random import random_solution
+from ._render import SVG_MAX_N, render, to_svg
 from ._select import IMPLEMENTATION
 from ._validate import MAX_N
 from ._version import __version__
 
-__all__ = ["IMPLEMENTATION", "MAX_N", "__version__", "count", "is_solution", "solutions"]
+__all__ = [
+    "IMPLEMENTATION",
+    "MAX_N",
+    "SVG_MAX_N",
+    "Conflict",
+    "__version__",
+    "conflicts",
+    "construct",
+    "count",
+    "is_solution",
+    "random_solution",
+    "render",
+    "solutions",
+    "to_svg",
+]

@@ -45,14 +45,16 @@ def _shared_lines(columns: list[int]) -> Iterator[tuple[str, list[int]]]:
     # Each line (column, diagonal, anti-diagonal) that holds two queens or
     # more, with its rows in order: one pass and a dict per kind, so O(n).
     keys = {
-        "column": lambda row, c: c,
-        "diagonal": lambda row, c: row - c,
-        "anti-diagonal": lambda row, c: row + c,
+        "column": columns,
+        "diagonal": [row - c for row, c in enumerate(columns)],
+        "anti-diagonal": [row + c for row, c in enumerate(columns)],
     }
-    for kind, key in keys.items():
+    for kind, line_of_row in keys.items():
+        if len(set(line_of_row)) == len(line_of_row):
+            continue  # the common case, at C speed
         lines: dict[int, list[int]] = {}
-        for row, c in enumerate(columns):
-            lines.setdefault(key(row, c), []).append(row)
+        for row, line in enumerate(line_of_row):
+            lines.setdefault(line, []).append(row)
         for rows in lines.values():
             if len(rows) > 1:
                 yield kind, rows

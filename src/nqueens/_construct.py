@@ -5,6 +5,16 @@ from __future__ import annotations
 from ._validate import as_int
 
 
+def check_solvable(n: object) -> int:
+    """Return n as an int if an n board has a solution, else raise TypeError / ValueError."""
+    value = as_int(n, "n")
+    if value < 0:
+        raise ValueError(f"n must be >= 0, got {value}")
+    if value in (2, 3):
+        raise ValueError(f"the {value}-queens problem has no solution")
+    return value
+
+
 def construct(n: int) -> tuple[int, ...]:
     """Return one solution of the n-queens problem for n = 1 and every n >= 4, in O(n).
 
@@ -25,11 +35,7 @@ def construct(n: int) -> tuple[int, ...]:
     >>> construct(1)
     (0,)
     """
-    n = as_int(n, "n")
-    if n < 0:
-        raise ValueError(f"n must be >= 0, got {n}")
-    if n in (2, 3):
-        raise ValueError(f"the {n}-queens problem has no solution")
+    n = check_solvable(n)
     # 1-based columns, as the formula is usually stated
     evens = list(range(2, n + 1, 2))
     odds = list(range(1, n + 1, 2))
@@ -40,5 +46,5 @@ def construct(n: int) -> tuple[int, ...]:
     elif n % 6 == 3:
         evens.remove(2)
         evens.append(2)
-        odds = odds[2:] + [1, 3]
+        odds = [*odds[2:], 1, 3]
     return tuple(c - 1 for c in evens + odds)

@@ -110,6 +110,8 @@ def count(n: int, *, unique: bool = False, workers: int = 1) -> int:
     threads = check_workers(workers)
     if not isinstance(unique, bool):
         raise TypeError(f"unique must be a bool, not {type(unique).__name__}")
+    if n == 0:
+        return 1  # the empty board: one (empty) placement, one class
     core = _select.core
     if n <= _INLINE_MAX_N and not unique:
         # over in milliseconds: threads would cost more than they save

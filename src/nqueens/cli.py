@@ -1,7 +1,9 @@
 """The ``nqueens`` command line.
 
-Usage errors exit with status 2 and one line on stderr; Ctrl-C exits with
-status 130 and one line; output into a closed pipe ends quietly.
+Usage errors exit with status 2 and one line on stderr, before any work;
+Ctrl-C exits with status 130 and one line; output into a closed pipe ends
+quietly.  ``verify`` exits with 0 for a solution and 1 for a placement with
+attacks.
 """
 
 from __future__ import annotations
@@ -15,16 +17,21 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, NoReturn
 
 from . import benchmark
+from ._checking import columns_of, conflicts
+from ._construct import check_solvable, construct
 from ._counting import count
 from ._enumerating import solutions
 from ._oeis import A000170
+from ._random import random_solution
+from ._render import STYLES, SVG_MAX_N, render, to_svg
 from ._select import IMPLEMENTATION
 from ._symmetry import canonical
-from ._validate import check_limit, check_n, check_workers
+from ._validate import as_int, check_limit, check_n, check_workers
 from ._version import __version__
 from .reference import INFO, SOLVERS
 
 Placement = Sequence[int]
+FORMATS = ("text", "json", "csv", "svg")
 
 
 class UsageError(Exception):
@@ -36,32 +43,35 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _format_text(placement: Placement) -> str:
-    n = len(placement)
-    rows = ("." * c + "Q" + "." * (n - 1 - c) for c in placement)
-    return "\n".join(rows) + "\n\n"
-
-
-def _format_json(placement: Placement) -> str:
-    return json.dumps(list(placement)) + "\n"
-
-
-def _format_csv(placement: Placement) -> str:
-    return ",".join(map(str, placement)) + "\n"
-
-
-FORMATS: dict[str, Callable[[Placement], str]] = {
-    "text": _format_text,
-    "json": _format_json,
-    "csv": _format_csv,
-}
-
-
-def _write(lines: Iterable[str]) -> None:
+def _write(chunks: Iterable[str]) -> None:
     out = sys.stdout
-    for line in lines:
-        out.write(line)
+    for chunk in chunks:
+        out.write(chunk)
     out.flush()
+
+
+def _formatter(args: argparse.Namespace) -> Callable[[Placement], str]:
+    # how one placement is printed; --one-based shifts the numbers, not the boards
+    shift = 1 if args.one_based else 0
+    if args.format == "json":
+        return lambda p: json.dumps([c + shift for c in p]) + "\n"
+    if args.format == "csv":
+        return lambda p: ",".join(str(c + shift) for c in p) + "\n"
+    if args.format == "svg":
+        return to_svg
+    style = args.style
+    return lambda p: render(p, style) + "\n"
+
+
+def _emit(args: argparse.Namespace, found: Iterable[Placement]) -> None:
+    if args.format == "svg" and getattr(args, "out", None):
+        for index, placement in enumerate(found, 1):
+            path = os.path.join(args.out, f"nqueens-{len(placement)}-{index:06d}.svg")
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(to_svg(placement))
+        return
+    fmt = _formatter(args)
+    _write(fmt(p) for p in found)
 
 
 def _reference(name: str, n: int, unique: bool) -> Iterator[tuple[int, ...]]:
@@ -82,13 +92,34 @@ def _cmd_count(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    fmt = FORMATS[args.format]
     if args.solver is None:
-        found = solutions(args.n, unique=args.unique, limit=args.limit)
+        found: Iterable[Placement] = solutions(args.n, unique=args.unique, limit=args.limit)
     else:
         found = itertools.islice(_reference(args.solver, args.n, args.unique), args.limit)
-    _write(fmt(p) for p in found)
+    _emit(args, found)
     return 0
+
+
+def _cmd_construct(args: argparse.Namespace) -> int:
+    _emit(args, [construct(args.n)])
+    return 0
+
+
+def _cmd_random(args: argparse.Namespace) -> int:
+    _emit(args, [random_solution(args.n, seed=args.seed)])
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    shift = 1 if args.one_based else 0
+    found = conflicts(args.placement)
+    if not found:
+        print("valid")
+        return 0
+    print(f"invalid: {len(found)} attacking pair{'s' if len(found) > 1 else ''}")
+    for pair in found:
+        print(f"rows {pair.row1 + shift} and {pair.row2 + shift}: same {pair.kind}")
+    return 1
 
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
@@ -115,33 +146,93 @@ def _check_bench(args: argparse.Namespace) -> None:
     benchmark.check_out_dir(args.out)
 
 
+def _check_output(args: argparse.Namespace) -> None:
+    if args.format == "svg" and args.n > SVG_MAX_N:
+        raise ValueError(f"--format svg draws boards up to {SVG_MAX_N} columns, got {args.n}")
+    if getattr(args, "out", None) is not None:
+        if args.format != "svg":
+            raise ValueError("--out goes with --format svg")
+        benchmark.check_out_dir(args.out)
+
+
+def _check_verify(args: argparse.Namespace) -> None:
+    shift = 1 if args.one_based else 0
+    placement = []
+    for row, word in enumerate(args.columns):
+        try:
+            placement.append(int(word) - shift)
+        except ValueError:
+            raise ValueError(f"column {row + shift} is {word!r}, not an integer") from None
+    try:
+        columns_of(placement)
+    except ValueError:
+        n = len(placement)
+        bad = next(r for r, c in enumerate(placement) if not 0 <= c < n)
+        raise ValueError(
+            f"row {bad + shift} has column {placement[bad] + shift}, off a {n}x{n} board "
+            f"(columns {shift}..{n - 1 + shift})"
+        ) from None
+    args.placement = placement
+
+
 def _check(args: argparse.Namespace) -> None:
     # the API's own checks, run before any work so that they read as usage errors
-    if args.command == "solvers":
-        return
-    if args.command == "bench":
-        try:
-            _check_bench(args)
-        except ValueError as exc:
-            raise UsageError(f"nqueens bench: {exc}") from None
-        return
+    command = args.command
     if getattr(args, "solver", None) is not None and getattr(args, "workers", 1) != 1:
-        raise UsageError(f"nqueens {args.command}: --workers applies to the native core only")
+        raise UsageError(f"nqueens {command}: --workers applies to the native core only")
     try:
-        check_n(args.n)
-        check_limit(getattr(args, "limit", None))
-        check_workers(getattr(args, "workers", 1))
+        if command == "bench":
+            _check_bench(args)
+        elif command == "verify":
+            _check_verify(args)
+        elif command in ("construct", "random"):
+            check_solvable(args.n)
+            if args.seed is not None:
+                as_int(args.seed, "seed")
+        elif command in ("count", "solve"):
+            check_n(args.n)
+            check_limit(getattr(args, "limit", None))
+            check_workers(getattr(args, "workers", 1))
+        if hasattr(args, "format"):
+            _check_output(args)
     except (TypeError, ValueError) as exc:
-        raise UsageError(f"nqueens {args.command}: {exc}") from None
+        raise UsageError(f"nqueens {command}: {exc}") from None
+
+
+def _add_output(sub: argparse.ArgumentParser, out: bool = False) -> None:
+    sub.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text: a board per solution; json: one array per line; csv: one row of columns "
+        "per line; svg: a drawn chessboard (default: text)",
+    )
+    sub.add_argument(
+        "--style",
+        choices=STYLES,
+        default="queens",
+        help="the look of text boards: queens (Q and .), binary (1 and 0), stars (* and 0), "
+        "numbered (a queen shows its row from 1), unicode (♛ on □■) (default: queens)",
+    )
+    sub.add_argument(
+        "--one-based", action="store_true", help="number columns from 1 in json and csv"
+    )
+    if out:
+        sub.add_argument(
+            "--out", metavar="DIR", help="with --format svg: write one SVG file per board here"
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="nqueens",
-        description="Count and list the solutions of the n-queens problem.",
+        description="Count, list, construct and check solutions of the n-queens problem.",
     )
     parser.add_argument("--version", action="version", version=f"nqueens {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def command(name: str, summary: str, description: str | None = None) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=summary, description=description or summary)
 
     def board(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("n", metavar="N", type=int, help="the side of the board (0..64)")
@@ -155,9 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
             help="a pure-Python reference solver instead of the core (see: nqueens solvers)",
         )
 
-    sub = commands.add_parser(
-        "count", help="print the number of solutions", description="Print the number of solutions."
-    )
+    sub = command("count", "print the number of solutions")
     board(sub)
     sub.add_argument(
         "--workers",
@@ -168,37 +257,57 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.set_defaults(run=_cmd_count)
 
-    sub = commands.add_parser(
-        "solve",
-        help="print the solutions",
-        description="Print the solutions, in lexicographic order.",
-    )
+    sub = command("solve", "print the solutions", "Print the solutions, in lexicographic order.")
     board(sub)
     sub.add_argument("--limit", type=int, metavar="K", help="stop after K solutions")
-    sub.add_argument(
-        "--format",
-        choices=sorted(FORMATS),
-        default="text",
-        help="text: a board per solution, Q for a queen; json: one array per line; "
-        "csv: one row of columns per line (default: text)",
-    )
+    _add_output(sub, out=True)
     sub.set_defaults(run=_cmd_solve)
 
-    sub = commands.add_parser(
+    sub = command(
+        "construct",
+        "print one solution for any n, made by formula",
+        "Print one solution, made in O(n) by the classic explicit construction: "
+        "instant for millions of rows. N = 2 and 3 have none.",
+    )
+    sub.add_argument("n", metavar="N", type=int, help="the side of the board (1 or >= 4)")
+    sub.set_defaults(run=_cmd_construct, seed=None)
+    _add_output(sub)
+
+    sub = command(
+        "random",
+        "print a random solution",
+        "Print a random solution, found by min-conflicts local search (listed and picked "
+        "for N <= 10). The same seed gives the same solution.",
+    )
+    sub.add_argument("n", metavar="N", type=int, help="the side of the board (1 or >= 4)")
+    sub.add_argument("--seed", type=int, metavar="S", help="make the choice reproducible")
+    sub.set_defaults(run=_cmd_random)
+    _add_output(sub)
+
+    sub = command(
+        "verify",
+        "check a placement and list its attacking pairs",
+        "Check a placement given as one column per row (0-based unless --one-based). "
+        "Exit 0 and print 'valid' for a solution; exit 1 and print the attacking pairs if not.",
+    )
+    sub.add_argument("columns", metavar="COLUMN", nargs="*", help="the column of each row's queen")
+    sub.add_argument("--one-based", action="store_true", help="rows and columns count from 1")
+    sub.set_defaults(run=_cmd_verify)
+
+    sub = command(
         "solvers",
-        help="list the solvers that --solver takes",
-        description="List the reference solvers, from the most naive to the bitmask, "
-        "with their rough speed.",
+        "list the solvers that --solver takes",
+        "List the reference solvers, from the most naive to the bitmask, with their rough speed.",
     )
     sub.set_defaults(run=_cmd_solvers)
 
-    sub = commands.add_parser(
+    sub = command(
         "bench",
-        help="time the core against pure Python and plain C",
-        description="Time the core, its pure-Python twin, every reference solver and a plain "
-        "C program (where a compiler is found) for n = 4, 5, ..., dropping each once one size "
-        "exceeds the budget. Prints Markdown tables of times and speed-ups, and writes a "
-        f"PNG plot ({benchmark.PLOT_NAME}) where matplotlib is installed.",
+        "time the core against pure Python and plain C",
+        "Time the core, its pure-Python twin, every reference solver and a plain C program "
+        "(where a compiler is found) for n = 4, 5, ..., dropping each once one size exceeds "
+        "the budget. Prints Markdown tables of times and speed-ups, and writes a PNG plot "
+        f"({benchmark.PLOT_NAME}) where matplotlib is installed.",
     )
     sub.add_argument(
         "--max-n",
