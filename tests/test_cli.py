@@ -81,7 +81,7 @@ def test_version_and_help():
         (["count", "x"], "invalid int value"),
         (["count", "-1"], "n must be between 0 and"),
         (["count", "65"], "n must be between 0 and 64"),
-        (["count", "8", "--workers", "0"], "workers must be a positive int or -1"),
+        (["count", "8", "--workers", "0"], "workers must be a positive int, -1"),
         (["count", "8", "--workers", "two"], "invalid int value"),
         (["solve", "8", "--limit", "-1"], "limit must be None or an int >= 0"),
         (["solve", "8", "--format", "xml"], "invalid choice"),

@@ -7,8 +7,9 @@ pure-Python twin (``"python"``).
 
 from ._checking import Conflict, conflicts, is_solution
 from ._construct import construct
-from ._counting import count
+from ._counting import Subproblem, count, count_subproblem, subproblems
 from ._enumerating import solutions
+from ._journal import JournalError
 from ._random import random_solution
 from ._render import SVG_MAX_N, render, to_svg
 from ._select import IMPLEMENTATION
@@ -20,13 +21,17 @@ __all__ = [
     "MAX_N",
     "SVG_MAX_N",
     "Conflict",
+    "JournalError",
+    "Subproblem",
     "__version__",
     "conflicts",
     "construct",
     "count",
+    "count_subproblem",
     "is_solution",
     "random_solution",
     "render",
     "solutions",
+    "subproblems",
     "to_svg",
 ]

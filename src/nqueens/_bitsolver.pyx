@@ -17,6 +17,7 @@
 # documentation live in the Python layer (nqueens._api), once.
 
 from libc.stdint cimport uint64_t
+from libc.string cimport memset
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -93,6 +94,65 @@ def count_solutions(int n, unsigned char[::1] stop):
             total += _completions_polled(full ^ bit, bit << 1, bit >> 1,
                                          n - 1, flag)
     return total
+
+
+cdef struct _Pairs:
+    # a search over placements invariant under the half turn: the queen at
+    # (r, c) brings its image (n-1-r, n-1-c), so rows are placed in pairs
+    int n
+    int column[_MAX_N]
+    unsigned char used[_MAX_N]
+    unsigned char down[2 * _MAX_N]
+    unsigned char up[2 * _MAX_N]
+    uint64_t half_turn
+    uint64_t quarter_turn
+
+
+cdef inline bint _free(_Pairs *s, int r, int c) noexcept nogil:
+    return not (s.used[c] or s.down[r - c + s.n - 1] or s.up[r + c])
+
+
+cdef inline void _mark(_Pairs *s, int r, int c, unsigned char on) noexcept nogil:
+    s.used[c] = on
+    s.down[r - c + s.n - 1] = on
+    s.up[r + c] = on
+    s.column[r] = c
+
+
+cdef void _pair_rows(_Pairs *s, int r) noexcept nogil:
+    cdef int n = s.n, c, r2 = n - 1 - r, i
+    if r > r2 or (r == r2 and _free(s, r, r)):
+        # complete (the middle row of an odd board takes the centre)
+        s.half_turn += 1
+        if r == r2:
+            s.column[r] = r
+        for i in range(n):
+            # invariant under the quarter turn: (i, c) -> (c, n-1-i)
+            if s.column[s.column[i]] != n - 1 - i:
+                return
+        s.quarter_turn += 1
+        return
+    if r == r2:
+        return
+    for c in range(n):
+        if not _free(s, r, c):
+            continue
+        _mark(s, r, c, 1)
+        if _free(s, r2, n - 1 - c):
+            _mark(s, r2, n - 1 - c, 1)
+            _pair_rows(s, r + 1)
+            _mark(s, r2, n - 1 - c, 0)
+        _mark(s, r, c, 0)
+
+
+def count_symmetric(int n):
+    """(P, R): the solutions invariant under the half turn, and under the quarter turn."""
+    cdef _Pairs s
+    memset(&s, 0, sizeof(s))
+    s.n = n
+    with nogil:
+        _pair_rows(&s, 0)
+    return s.half_turn, s.quarter_turn
 
 
 cdef bint _image_precedes(const unsigned char *p, const unsigned char *src,
@@ -173,17 +233,16 @@ cdef class Enumerator:
     cdef int _walk(self, unsigned char *out, int max_count,
                    long long max_nodes) noexcept nogil:
         # Advance to the next max_count solutions (written to out, n bytes
-        # each, unless out is NULL) or by max_nodes squares, whichever ends
-        # first; return how many solutions were found.
+        # each) or by max_nodes squares, whichever ends first; return how
+        # many solutions were found.
         cdef int found = 0, r, n = self.n
         cdef uint64_t f, bit
         while found < max_count and max_nodes > 0 and not self.done:
             r = self.row
             if r == n:
                 if not self.unique or _is_canonical(self.placement, n):
-                    if out != NULL:
-                        for r in range(n):
-                            out[found * n + r] = self.placement[r]
+                    for r in range(n):
+                        out[found * n + r] = self.placement[r]
                     found += 1
                 self._retreat()
                 continue
@@ -214,11 +273,4 @@ cdef class Enumerator:
         cdef unsigned char *buf = &out[0]
         with nogil:
             found = self._walk(buf, max_count, max_nodes)
-        return found
-
-    def count(self, long long max_nodes):
-        """Count the solutions met within max_nodes squares."""
-        cdef long long found
-        with nogil:
-            found = self._walk(NULL, 2147483647, max_nodes)
         return found

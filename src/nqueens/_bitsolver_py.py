@@ -64,6 +64,46 @@ def count_solutions(n: int, stop: bytearray) -> int:
     return total
 
 
+def count_symmetric(n: int) -> tuple[int, int]:
+    """(P, R): the solutions invariant under the half turn, and under the quarter turn."""
+    column = [0] * n
+    used = [False] * n
+    down = [False] * (2 * n)
+    up = [False] * (2 * n)
+    found = [0, 0]
+
+    def free(r: int, c: int) -> bool:
+        return not (used[c] or down[r - c + n - 1] or up[r + c])
+
+    def mark(r: int, c: int, on: bool) -> None:
+        used[c] = down[r - c + n - 1] = up[r + c] = on
+        column[r] = c
+
+    def pair_rows(r: int) -> None:
+        r2 = n - 1 - r
+        if r > r2 or (r == r2 and free(r, r)):
+            found[0] += 1
+            if r == r2:
+                column[r] = r
+            if all(column[column[i]] == n - 1 - i for i in range(n)):
+                found[1] += 1
+            return
+        if r == r2:
+            return
+        for c in range(n):
+            if not free(r, c):
+                continue
+            mark(r, c, True)
+            if free(r2, n - 1 - c):
+                mark(r2, n - 1 - c, True)
+                pair_rows(r + 1)
+                mark(r2, n - 1 - c, False)
+            mark(r, c, False)
+
+    pair_rows(0)
+    return found[0], found[1]
+
+
 def _image_precedes(p: list[int], src: list[int], n: int, flip_rows: bool, flip_cols: bool) -> bool:
     for i in range(n):
         q = src[n - 1 - i] if flip_rows else src[i]
@@ -126,15 +166,14 @@ class Enumerator:
         r = self.row
         self.free[r] = self.full & ~(self.cols[r] | self.ld[r] | self.rd[r])
 
-    def _walk(self, out: bytearray | None, max_count: int, max_nodes: int) -> int:
+    def _walk(self, out: bytearray, max_count: int, max_nodes: int) -> int:
         found = 0
         n = self.n
         while found < max_count and max_nodes > 0 and not self.done:
             r = self.row
             if r == n:
                 if not self.unique or _is_canonical(self.placement, n):
-                    if out is not None:
-                        out[found * n : found * n + n] = bytes(self.placement)
+                    out[found * n : found * n + n] = bytes(self.placement)
                     found += 1
                 self._retreat()
                 continue
@@ -162,7 +201,3 @@ class Enumerator:
     def fill(self, out: bytearray, max_count: int, max_nodes: int) -> int:
         """Write up to max_count placements into out; return how many."""
         return self._walk(out, max_count, max_nodes)
-
-    def count(self, max_nodes: int) -> int:
-        """Count the solutions met within max_nodes squares."""
-        return self._walk(None, 2147483647, max_nodes)

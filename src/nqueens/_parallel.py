@@ -1,15 +1,18 @@
 """Run independent tasks on threads that each call the GIL-free core.
 
 Threads take the next task as they finish the last, so none idles while
-work is left.  The calling thread only waits, in short slices, so that
-Ctrl-C reaches it at once; it then raises the stop flag that the core polls,
-and the workers give up within a fraction of a second.
+work is left, and hand each result back to the calling thread, which does
+the bookkeeping (journal, progress).  The calling thread only ever waits in
+short slices, so that Ctrl-C reaches it at once; it then raises the stop
+flag that the core polls, and the workers give up within a fraction of a
+second.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Callable, TypeVar
 
 T = TypeVar("T")
@@ -17,11 +20,12 @@ T = TypeVar("T")
 _WAIT_SLICE = 0.05
 
 
-def run_tasks(func: Callable[[T, bytearray], int], tasks: Sequence[T], workers: int) -> list[int]:
-    """Return [func(task, stop) for task in tasks], computed by up to workers threads."""
+def run_tasks(
+    func: Callable[[T, bytearray], int], tasks: Sequence[T], workers: int
+) -> Iterator[tuple[int, int]]:
+    """Yield (index, func(task, stop)) for every task, in the order they finish."""
     stop = bytearray(1)
-    results: list[int] = [0] * len(tasks)
-    errors: list[BaseException] = []
+    finished: queue.Queue[tuple[int, int] | BaseException] = queue.Queue()
     lock = threading.Lock()
     pending = iter(range(len(tasks)))
 
@@ -32,10 +36,12 @@ def run_tasks(func: Callable[[T, bytearray], int], tasks: Sequence[T], workers: 
                     i = next(pending, None)
                 if i is None:
                     return
-                results[i] = func(tasks[i], stop)
+                result = func(tasks[i], stop)
+                if not stop[0]:  # a stopped search returns a partial count
+                    finished.put((i, result))
         except BaseException as exc:  # handed to the caller below
-            errors.append(exc)
             stop[0] = 1
+            finished.put(exc)
 
     threads = [
         threading.Thread(target=work, name=f"nqueens-{k}", daemon=True)
@@ -44,14 +50,17 @@ def run_tasks(func: Callable[[T, bytearray], int], tasks: Sequence[T], workers: 
     for thread in threads:
         thread.start()
     try:
-        for thread in threads:
-            while thread.is_alive():
-                thread.join(_WAIT_SLICE)
-    except BaseException:
+        for _ in range(len(tasks)):
+            while True:
+                try:
+                    item = finished.get(timeout=_WAIT_SLICE)
+                    break
+                except queue.Empty:
+                    continue
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
         stop[0] = 1
         for thread in threads:
             thread.join()
-        raise
-    if errors:
-        raise errors[0]
-    return results

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import os
+from typing import Any, Callable
 
 MAX_N = 64
 """The largest board side accepted: one bit per column of a 64-bit word."""
@@ -37,13 +38,18 @@ def check_limit(limit: object) -> int | None:
     return value
 
 
-def check_workers(workers: object) -> int:
-    """Return the number of threads that workers asks for (-1: every core)."""
+def check_workers(workers: object) -> int | Callable[..., Any]:
+    """Return the threads that workers asks for (-1: every core), or workers itself
+    if it is a map-like callable."""
+    if callable(workers):
+        return workers
     value = as_int(workers, "workers")
     if value == -1:
         return available_cores()
     if value < 1:
-        raise ValueError(f"workers must be a positive int or -1 (all cores), got {value}")
+        raise ValueError(
+            f"workers must be a positive int, -1 (all cores) or a map-like callable, got {value}"
+        )
     return value
 
 

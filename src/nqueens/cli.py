@@ -12,6 +12,7 @@ import argparse
 import itertools
 import json
 import os
+import signal
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, NoReturn
@@ -21,6 +22,7 @@ from ._checking import columns_of, conflicts
 from ._construct import check_solvable, construct
 from ._counting import count
 from ._enumerating import solutions
+from ._journal import JournalError
 from ._oeis import A000170
 from ._random import random_solution
 from ._render import STYLES, SVG_MAX_N, render, to_svg
@@ -31,11 +33,20 @@ from ._version import __version__
 from .reference import INFO, SOLVERS
 
 Placement = Sequence[int]
+_PROGRESS_FROM_N = 16
 FORMATS = ("text", "json", "csv", "svg")
 
 
 class UsageError(Exception):
     """A bad argument: reported on one line, exit status 2."""
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be, so that it unwinds the same way."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,7 +95,17 @@ def _reference(name: str, n: int, unique: bool) -> Iterator[tuple[int, ...]]:
 
 def _cmd_count(args: argparse.Namespace) -> int:
     if args.solver is None:
-        total = count(args.n, unique=args.unique, workers=args.workers)
+        progress = args.progress
+        if progress is None:  # a bar when someone watches a count that takes a while
+            progress = sys.stderr.isatty() and args.n >= _PROGRESS_FROM_N
+        total = count(
+            args.n,
+            unique=args.unique,
+            workers=args.workers,
+            journal=args.journal,
+            progress=progress,
+            depth=args.depth,
+        )
     else:
         total = sum(1 for _ in _reference(args.solver, args.n, args.unique))
     print(total, flush=True)
@@ -190,7 +211,13 @@ def _check(args: argparse.Namespace) -> None:
             if args.seed is not None:
                 as_int(args.seed, "seed")
         elif command in ("count", "solve"):
-            check_n(args.n)
+            n = check_n(args.n)
+            if getattr(args, "depth", None) is not None and not 1 <= args.depth <= max(n, 1):
+                raise ValueError(f"--depth must be between 1 and N ({max(n, 1)}), got {args.depth}")
+            if getattr(args, "solver", None) is not None and (
+                getattr(args, "journal", None) or getattr(args, "depth", None)
+            ):
+                raise ValueError("--journal and --depth apply to the native core only")
             check_limit(getattr(args, "limit", None))
             check_workers(getattr(args, "workers", 1))
         if hasattr(args, "format"):
@@ -254,6 +281,22 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="K",
         help="threads that search at once; -1 for one per core (default: 1)",
+    )
+    sub.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="record each finished part in this SQLite file; run the same command again "
+        "after an interruption to resume",
+    )
+    sub.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: on when stderr is a terminal and N >= "
+        f"{_PROGRESS_FROM_N})",
+    )
+    sub.add_argument(
+        "--depth", type=int, metavar="D", help="rows each part pre-places (default: from N)"
     )
     sub.set_defaults(run=_cmd_count)
 
@@ -334,6 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         args = parser.parse_args(argv)
         _check(args)
@@ -342,11 +386,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except _Terminated:
+        print("nqueens: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("nqueens: interrupted", file=sys.stderr)
         return 130
+    except JournalError as exc:
+        print(f"nqueens: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,295 @@
+"""Subproblems on any executor, the journal, Ctrl-C and concurrent calls."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+import nqueens
+from nqueens import JournalError, Subproblem, count_subproblem, subproblems
+from nqueens._oeis import A000170, A002562
+
+
+def finished_tasks(path):
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
+
+
+class CountingMap:
+    """A map-like `workers` that remembers how many tasks it was given."""
+
+    def __init__(self):
+        self.tasks = 0
+
+    def __call__(self, func, tasks):
+        self.tasks += len(tasks)
+        return map(func, tasks)
+
+
+# the split
+
+
+@pytest.mark.parametrize("n", range(12))
+def test_split_counts_add_up(core, n):
+    for depth in range(1, max(n, 1) + 1):
+        tasks = subproblems(n, depth=depth)
+        assert sum(count_subproblem(t) for t in tasks) == A000170[n]
+    assert nqueens.count(n, workers=map) == A000170[n]
+    assert nqueens.count(n, unique=True, workers=map) == A002562[n]
+
+
+@pytest.mark.parametrize("n", range(12, 15))
+def test_split_counts_add_up_on_larger_boards(native_core, n):
+    assert sum(map(count_subproblem, subproblems(n))) == A000170[n]
+    assert nqueens.count(n, workers=map, depth=3) == A000170[n]
+    assert nqueens.count(n, unique=True, workers=map) == A002562[n]
+
+
+def test_symmetric_counts_match_a_brute_force(core, brute):
+    # P: solutions the half turn keeps; R: those the quarter turn keeps
+    for n in range(9):
+        found = brute(n)
+        half = sum(1 for p in found if tuple(n - 1 - c for c in reversed(p)) == p)
+        quarter = 0
+        for p in found:
+            turned = [0] * n
+            for r, c in enumerate(p):
+                turned[c] = n - 1 - r
+            quarter += tuple(turned) == p
+        assert core.count_symmetric(n) == (half, quarter)
+
+
+def test_tasks_are_small_picklable_values():
+    task = subproblems(10, depth=2)[3]
+    assert isinstance(task, Subproblem) and all(type(v) is int for v in task)
+    assert pickle.loads(pickle.dumps(task)) == task
+    assert pickle.loads(pickle.dumps(count_subproblem)) is count_subproblem
+
+
+def test_task_count_grows_with_n():
+    sizes = [len(subproblems(n)) for n in (8, 12, 16, 20)]
+    assert sizes == sorted(sizes)
+    # a thousand workers get at least 100 tasks each from n = 20 on
+    assert len(subproblems(20)) >= 100_000
+    assert len(subproblems(22)) >= 100_000
+
+
+def test_bad_split_arguments():
+    with pytest.raises(ValueError, match="depth must be between 1 and n"):
+        subproblems(8, depth=0)
+    with pytest.raises(ValueError, match="depth must be between 1 and n"):
+        subproblems(8, depth=9)
+    with pytest.raises(TypeError, match="depth must be an int"):
+        subproblems(8, depth=1.5)
+    with pytest.raises(TypeError, match="workers must be an int"):
+        nqueens.count(8, workers="map")
+
+
+# every kind of workers
+
+
+def test_plain_map_and_a_thread_pool():
+    assert nqueens.count(13, workers=map) == A000170[13]
+    with ThreadPoolExecutor(3) as pool:
+        assert nqueens.count(13, workers=pool.map, unique=True) == A002562[13]
+
+
+def test_process_pool_executor():
+    with ProcessPoolExecutor(2) as pool:
+        assert nqueens.count(14, workers=pool.map) == A000170[14]
+        assert nqueens.count(12, workers=pool.map, unique=True) == A002562[12]
+
+
+def test_multiprocessing_pool():
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        assert nqueens.count(13, workers=pool.map) == A000170[13]
+
+
+def test_dask_local_cluster():
+    distributed = pytest.importorskip("dask.distributed", reason="the [dask] extra is missing")
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=40,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        executor = client.get_executor()
+        assert nqueens.count(14, workers=executor.map) == A000170[14]
+        assert nqueens.count(13, workers=executor.map, unique=True) == A002562[13]
+
+
+# the journal
+
+
+def test_journal_resumes_and_answers_at_once_when_complete(tmp_path):
+    path = tmp_path / "count.sqlite"
+    first = CountingMap()
+    assert nqueens.count(12, workers=first, journal=path, depth=2) == A000170[12]
+    assert first.tasks == len(subproblems(12, depth=2)) == finished_tasks(path)
+    again = CountingMap()
+    assert nqueens.count(12, workers=again, journal=path, depth=2, unique=True) == A002562[12]
+    assert again.tasks == 0
+
+
+def interrupt_cli(path, sig):
+    # the pure-Python core makes n = 14 slow enough to stop midway
+    env = {**os.environ, "NQUEENS_PUREPYTHON": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "count", "14", "--depth", "3", "--journal", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if path.exists() and finished_tasks(path) >= 20:
+            break
+    assert process.poll() is None, process.communicate()
+    sent = time.monotonic()
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=30)
+    return process.returncode, time.monotonic() - sent, out, err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_journal_survives_interruption(tmp_path, sig):
+    path = tmp_path / "count.sqlite"
+    status, delay, out, err = interrupt_cli(path, sig)
+    if sig == signal.SIGINT:
+        assert (status, err) == (130, "nqueens: interrupted\n")
+    elif sig == signal.SIGTERM:
+        assert (status, err) == (143, "nqueens: terminated\n")
+    else:
+        assert status == -signal.SIGKILL
+    assert delay < 5 and out == ""
+    done = finished_tasks(path)
+    total = len(subproblems(14, depth=3))
+    assert 20 <= done < total
+    resumed = CountingMap()
+    assert nqueens.count(14, workers=resumed, journal=path, depth=3) == A000170[14]
+    assert resumed.tasks == total - done
+
+
+def test_journal_of_another_count_is_refused_and_kept(tmp_path):
+    path = tmp_path / "count.sqlite"
+    nqueens.count(9, journal=path, depth=2)
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="journals another count"):
+        nqueens.count(10, journal=path, depth=2)
+    with pytest.raises(JournalError, match="journals another count"):
+        nqueens.count(9, journal=path, depth=3)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "content", [b"this is not a database at all" * 100, b"\x00" * 4096], ids=["text", "zeros"]
+)
+def test_corrupt_journal_is_reported_and_never_overwritten(tmp_path, content):
+    path = tmp_path / "count.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(JournalError, match="is not an nqueens journal"):
+        nqueens.count(9, journal=path)
+    assert path.read_bytes() == content
+
+
+def test_foreign_database_is_refused(tmp_path):
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE people (name TEXT)")
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="is not an nqueens journal"):
+        nqueens.count(9, journal=path)
+    assert path.read_bytes() == before
+
+
+def test_cli_journal_errors_exit_2(tmp_path):
+    path = tmp_path / "bad.sqlite"
+    path.write_bytes(b"garbage" * 1000)
+    result = subprocess.run(
+        [sys.executable, "-m", "nqueens", "count", "9", "--journal", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert "is not an nqueens journal" in result.stderr
+
+
+def test_cli_complete_journal_answers_at_once(tmp_path):
+    path = tmp_path / "count.sqlite"
+    nqueens.count(15, journal=path, workers=2, depth=2)
+    command = [sys.executable, "-m", "nqueens", "count", "15", "--depth", "2"]
+    # the pure-Python core would take a minute: the journal answers instead
+    env = {**os.environ, "NQUEENS_PUREPYTHON": "1"}
+    result = subprocess.run(
+        [*command, "--journal", str(path)], capture_output=True, text=True, env=env, timeout=30
+    )
+    assert (result.returncode, result.stdout) == (0, f"{A000170[15]}\n")
+
+
+# progress
+
+
+def test_progress_bar_on_request(capsys):
+    assert nqueens.count(12, progress=True, workers=2) == A000170[12]
+    err = capsys.readouterr().err
+    assert "nqueens" in err and "task" in err and "100%" in err
+
+
+def test_cli_shows_no_progress_when_stderr_is_not_a_terminal():
+    for extra in ([], ["--progress"], ["--no-progress"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "nqueens", "count", "16", "--workers", "2", *extra],
+            capture_output=True,
+            text=True,
+        )
+        assert result.stdout == f"{A000170[16]}\n"
+        assert ("100%" in result.stderr) == (extra == ["--progress"])
+
+
+# Ctrl-C and threads
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, workers):
+    threads_before = threading.active_count()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        nqueens.count(40, workers=workers)
+    elapsed = time.monotonic() - start
+    timer.join()
+    assert elapsed < 5  # about 0.5 s; generous for a loaded machine
+    assert threading.active_count() == threads_before
+
+
+def test_concurrent_calls_from_four_threads(core):
+    sizes = [9, 10, 11, 12] * 2
+    results = {}
+
+    def work(k, n):
+        results[k] = (nqueens.count(n, workers=2), nqueens.count(n, unique=True))
+
+    threads = [threading.Thread(target=work, args=(k, n)) for k, n in enumerate(sizes)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {k: (A000170[n], A002562[n]) for k, n in enumerate(sizes)}
