@@ -146,7 +146,7 @@ cdef void _pair_rows(_Pairs *s, int r) noexcept nogil:
 
 
 def count_symmetric(int n):
-    """(P, R): the solutions invariant under the half turn, and under the quarter turn."""
+    """(P, R): the solutions kept by the half turn, and by the quarter turn."""
     cdef _Pairs s
     memset(&s, 0, sizeof(s))
     s.n = n
