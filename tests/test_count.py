@@ -46,21 +46,35 @@ def test_workers_on_a_large_board(native_core, workers):
     assert nqueens.count(13, unique=True, workers=workers) == A002562[13]
 
 
-def test_core_counts_completions_of_a_partial_placement(core, brute):
-    # rows 0 and 1 hold queens in columns 1 and 3 of a 6 board
-    n, prefix = 6, (1, 3)
-    cols = ld = rd = 0
-    for c in prefix:
-        bit = 1 << c
-        cols, ld, rd = cols | bit, (ld | bit) << 1, (rd | bit) >> 1
-    expected = sum(1 for p in brute(n) if p[:2] == prefix)
-    assert expected == 1
-    assert core.count_completions(n, 2, cols, ld & 63, rd, bytearray(1)) == expected
+def test_core_counts_completions_of_placed_queens(core, brute):
+    # queens at (0, 1) and (5, 4) of a 6 board, and at rows 0 and 1 of an 8 board
+    for n, rows, cols in [(6, (0, 5), (1, 4)), (8, (0, 1), (2, 4)), (8, (3,), (3,)), (5, (), ())]:
+        expected = sum(1 for p in brute(n) if all(p[r] == c for r, c in zip(rows, cols)))
+        assert core.count_preset(n, rows, cols, bytearray(1)) == expected
+    # queens that attack each other have no completion
+    assert core.count_preset(8, (0, 1), (0, 1), bytearray(1)) == 0
+
+
+def test_constellations_stand_for_every_border(core, brute, canonical):
+    # each canonical border, weighted by its orbit, covers the solutions once
+    for n in range(4, 9):
+        found = core.constellations(n)
+        assert sum(w for w, *_ in found) <= n**4
+        total = 0
+        for weight, top, bottom, left, right in found:
+            matching = [
+                p
+                for p in brute(n)
+                if (p[0], p[-1], p.index(0), p.index(n - 1)) == (top, bottom, left, right)
+            ]
+            total += weight * len(matching)
+        assert total == len(brute(n))
 
 
 def test_core_stops_when_asked(core):
     # with the stop flag up the search gives up at once (the total is discarded)
-    assert core.count_solutions(14, bytearray(b"\x01")) < A000170[14]
+    assert core.count_solutions(16, bytearray(b"\x01")) < A000170[16]
+    assert core.count_preset(20, (0,), (3,), bytearray(b"\x01")) == 0
 
 
 @pytest.mark.parametrize("n", [1.0, "8", None, True, 8.5, [8]])

@@ -35,64 +35,229 @@ cdef inline uint64_t _full_mask(int n) noexcept nogil:
     return 0 if n == 0 else (<uint64_t>~0ULL) >> (64 - n)
 
 
-cdef uint64_t _completions(uint64_t avail, uint64_t ld,
-                           uint64_t rd) noexcept nogil:
-    # avail: the columns still empty (one per row left), so the board mask
-    # and the row count need not be passed down.
-    cdef uint64_t free = avail & ~(ld | rd), bit, total = 0
+cdef struct _Preset:
+    # The rows still empty once some queens are placed, searched top down:
+    # per level, the squares the placed queens attack in that row (their
+    # columns are out of avail already) and the rows to the next level.
+    int levels
+    uint64_t avail
+    uint64_t blocked[_MAX_N]
+    int shift[_MAX_N]
+
+
+cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
+                   int k) noexcept nogil:
+    # False if two placed queens share a row, column or diagonal
+    cdef int i, j, r, d, level = 0, last = 0
+    cdef uint64_t used_rows = 0, mask
+    b.avail = _full_mask(n)
+    for i in range(k):
+        for j in range(i):
+            d = rows[i] - rows[j]
+            if (d == 0 or cols[i] == cols[j] or d == cols[i] - cols[j]
+                    or d == cols[j] - cols[i]):
+                return False
+        used_rows |= (<uint64_t>1) << rows[i]
+        b.avail &= ~((<uint64_t>1) << cols[i])
+    for r in range(n):
+        if used_rows >> r & 1:
+            continue
+        mask = 0
+        for i in range(k):
+            d = r - rows[i]
+            if 0 <= cols[i] + d < n:
+                mask |= (<uint64_t>1) << (cols[i] + d)
+            if 0 <= cols[i] - d < n:
+                mask |= (<uint64_t>1) << (cols[i] - d)
+        b.blocked[level] = mask
+        if level > 0:
+            b.shift[level - 1] = r - last
+        last = r
+        level += 1
+    b.levels = level
+    return True
+
+
+cdef uint64_t _search(const _Preset *b, int level, uint64_t avail,
+                      uint64_t ld, uint64_t rd) noexcept nogil:
+    # ld and rd carry the searched queens only: the placed ones are in
+    # blocked.  avail holds one column per level left.
+    cdef uint64_t free = avail & ~(ld | rd | b.blocked[level]), bit
+    cdef uint64_t total = 0
+    cdef int s
     if avail & (avail - 1) == 0:
-        # one row is left: it holds its queen or the branch fails
+        # the last level: it holds its queen or the branch fails
         return free != 0
+    s = b.shift[level]
     while free:
         bit = free & (0 - free)
         free ^= bit
-        total += _completions(avail ^ bit, (ld | bit) << 1, (rd | bit) >> 1)
+        total += _search(b, level + 1, avail ^ bit, (ld | bit) << s,
+                         (rd | bit) >> s)
     return total
 
 
-cdef uint64_t _completions_polled(uint64_t avail, uint64_t ld, uint64_t rd,
-                                  int rows_left,
-                                  volatile unsigned char *stop) noexcept nogil:
+cdef uint64_t _search_polled(const _Preset *b, int level, uint64_t avail,
+                             uint64_t ld, uint64_t rd,
+                             volatile unsigned char *stop) noexcept nogil:
     # The same search, looking at the stop flag on each node of the upper
-    # rows: below them a subtree is small enough to finish first.
-    cdef uint64_t free = avail & ~(ld | rd), bit, total = 0
-    if rows_left < _POLL_ROWS:
-        return 1 if rows_left == 0 else _completions(avail, ld, rd)
+    # levels: below them a subtree is small enough to finish first.
+    cdef uint64_t free, bit, total = 0
+    cdef int s
+    if b.levels - level < _POLL_ROWS:
+        return _search(b, level, avail, ld, rd)
+    free = avail & ~(ld | rd | b.blocked[level])
+    s = b.shift[level]
     while free and not stop[0]:
         bit = free & (0 - free)
         free ^= bit
-        total += _completions_polled(avail ^ bit, (ld | bit) << 1,
-                                     (rd | bit) >> 1, rows_left - 1, stop)
+        total += _search_polled(b, level + 1, avail ^ bit, (ld | bit) << s,
+                                (rd | bit) >> s, stop)
     return total
 
 
-def count_completions(int n, int row, uint64_t cols, uint64_t ld, uint64_t rd,
-                      unsigned char[::1] stop):
-    """Completions of rows row..n-1, given the masks the placed rows leave."""
-    cdef uint64_t total, avail = _full_mask(n) & ~cols
+cdef uint64_t _count_preset(int n, const int *rows, const int *cols, int k,
+                            volatile unsigned char *stop) noexcept nogil:
+    cdef _Preset b
+    if not _prepare(&b, n, rows, cols, k):
+        return 0
+    if b.levels == 0:
+        return 1
+    return _search_polled(&b, 0, b.avail, 0, 0, stop)
+
+
+def count_preset(int n, rows, cols, unsigned char[::1] stop):
+    """Solutions that extend the queens placed at (rows[i], cols[i])."""
+    cdef int r[_MAX_N]
+    cdef int c[_MAX_N]
+    cdef int k = len(rows), i
+    cdef uint64_t total
     cdef volatile unsigned char *flag = &stop[0]
+    for i in range(k):
+        r[i] = rows[i]
+        c[i] = cols[i]
     with nogil:
-        total = _completions_polled(avail, ld, rd, n - row, flag)
+        total = _count_preset(n, r, c, k, flag)
     return total
+
+
+cdef uint64_t _image_key(int n, const int *rows, const int *cols, int k,
+                         int symmetry) noexcept nogil:
+    # The squares under one of the 8 symmetries, sorted, packed in 64 bits
+    cdef int v[4]
+    cdef int i, j, r, c, t, m = n - 1
+    cdef uint64_t key = 0
+    for i in range(k):
+        r = rows[i]
+        c = cols[i]
+        if symmetry & 1:  # reflect the columns
+            c = m - c
+        if symmetry & 2:  # reflect the rows
+            r = m - r
+        if symmetry & 4:  # transpose
+            r, c = c, r
+        v[i] = r * _MAX_N + c
+    for i in range(1, k):
+        t = v[i]
+        j = i - 1
+        while j >= 0 and v[j] > t:
+            v[j + 1] = v[j]
+            j -= 1
+        v[j + 1] = t
+    for i in range(k):
+        key = key << 13 | v[i]
+    return key
+
+
+cdef int _border(int n, int top, int bottom, int left, int right, int *rows,
+                 int *cols) noexcept nogil:
+    # The distinct queens of the border: row 0's in column top, row n-1's in
+    # column bottom, column 0's in row left, column n-1's in row right (a
+    # corner queen is on two borders).  0 if the corners disagree.
+    cdef int m = n - 1, k = 2
+    if ((top == 0) != (left == 0) or (top == m) != (right == 0)
+            or (bottom == 0) != (left == m) or (bottom == m) != (right == m)):
+        return 0
+    rows[0] = 0
+    cols[0] = top
+    rows[1] = m
+    cols[1] = bottom
+    if 0 < left < m:
+        rows[k] = left
+        cols[k] = 0
+        k += 1
+    if 0 < right < m:
+        rows[k] = right
+        cols[k] = m
+        k += 1
+    return k
+
+
+cdef int _orbit(int n, const int *rows, const int *cols, int k) noexcept nogil:
+    # How many distinct images the border queens have under the 8
+    # symmetries, or 0 unless they are the smallest of them (canonical).
+    cdef uint64_t keys[8]
+    cdef int s, t, distinct = 0
+    for s in range(8):
+        keys[s] = _image_key(n, rows, cols, k, s)
+        if keys[s] < keys[0]:
+            return 0
+    for s in range(8):
+        for t in range(s):
+            if keys[t] == keys[s]:
+                break
+        else:
+            distinct += 1
+    return distinct
+
+
+cdef int _constellation(int n, int top, int bottom, int left, int right,
+                        int *rows, int *cols, int *k) noexcept nogil:
+    # The weight of a canonical, consistent border (0 for any other); its
+    # k queens in rows and cols
+    cdef _Preset b
+    k[0] = _border(n, top, bottom, left, right, rows, cols)
+    if k[0] == 0 or not _prepare(&b, n, rows, cols, k[0]):
+        return 0
+    return _orbit(n, rows, cols, k[0])
+
+
+def constellations(int n):
+    """[(weight, top, bottom, left, right)] for every canonical border of n >= 2."""
+    cdef int top, bottom, left, right, weight, k
+    cdef int rows[4]
+    cdef int cols[4]
+    found = []
+    for top in range(n):
+        for bottom in range(n):
+            for left in range(n):
+                for right in range(n):
+                    weight = _constellation(n, top, bottom, left, right, rows,
+                                            cols, &k)
+                    if weight:
+                        found.append((weight, top, bottom, left, right))
+    return found
 
 
 def count_solutions(int n, unsigned char[::1] stop):
-    """All solutions of an n board, with the mirror symmetry of row 0."""
-    cdef uint64_t full = _full_mask(n), bit, total = 0
+    """All solutions of an n board: each canonical border times its orbit."""
+    cdef int top, bottom, left, right, weight, k
+    cdef int rows[4]
+    cdef int cols[4]
+    cdef uint64_t total = 0
     cdef volatile unsigned char *flag = &stop[0]
-    cdef int c
-    if n == 0:
+    if n <= 1:
         return 1
     with nogil:
-        # a queen in the left half of row 0 stands for itself and its mirror
-        for c in range(n // 2):
-            bit = (<uint64_t>1) << c
-            total += 2 * _completions_polled(full ^ bit, bit << 1, bit >> 1,
-                                             n - 1, flag)
-        if n % 2:
-            bit = (<uint64_t>1) << (n // 2)
-            total += _completions_polled(full ^ bit, bit << 1, bit >> 1,
-                                         n - 1, flag)
+        for top in range(n):
+            for bottom in range(n):
+                for left in range(n):
+                    for right in range(n):
+                        weight = _constellation(n, top, bottom, left, right,
+                                                rows, cols, &k)
+                        if weight:
+                            total += weight * _count_preset(n, rows, cols, k,
+                                                            flag)
     return total
 
 

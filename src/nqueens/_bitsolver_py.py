@@ -7,7 +7,7 @@ Arguments are already checked by ``nqueens._api``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 MAX_N = 64
 _POLL_ROWS = 10
@@ -17,50 +17,176 @@ def _full_mask(n: int) -> int:
     return (1 << n) - 1
 
 
-def _completions(avail: int, ld: int, rd: int) -> int:
-    free = avail & ~(ld | rd)
+class _Preset:
+    """The rows still empty once some queens are placed, searched top down:
+    per level, the squares the placed queens attack in that row (their
+    columns are out of avail already) and the rows to the next level."""
+
+    def __init__(self) -> None:
+        self.levels = 0
+        self.avail = 0
+        self.blocked: list[int] = []
+        self.shift: list[int] = []
+
+
+def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Preset | None:
+    # None if two placed queens share a row, column or diagonal
+    b = _Preset()
+    used_rows = 0
+    b.avail = _full_mask(n)
+    for i in range(k):
+        for j in range(i):
+            d = rows[i] - rows[j]
+            if d == 0 or cols[i] == cols[j] or d == cols[i] - cols[j] or d == cols[j] - cols[i]:
+                return None
+        used_rows |= 1 << rows[i]
+        b.avail &= ~(1 << cols[i])
+    last = 0
+    for r in range(n):
+        if used_rows >> r & 1:
+            continue
+        mask = 0
+        for i in range(k):
+            d = r - rows[i]
+            if 0 <= cols[i] + d < n:
+                mask |= 1 << (cols[i] + d)
+            if 0 <= cols[i] - d < n:
+                mask |= 1 << (cols[i] - d)
+        b.blocked.append(mask)
+        if b.levels > 0:
+            b.shift.append(r - last)
+        last = r
+        b.levels += 1
+    b.shift.append(0)
+    return b
+
+
+def _search(b: _Preset, level: int, avail: int, ld: int, rd: int) -> int:
+    free = avail & ~(ld | rd | b.blocked[level])
     if avail & (avail - 1) == 0:
         return 1 if free else 0
+    s = b.shift[level]
     total = 0
     while free:
         bit = free & -free
         free ^= bit
-        total += _completions(avail ^ bit, (ld | bit) << 1, (rd | bit) >> 1)
+        total += _search(b, level + 1, avail ^ bit, (ld | bit) << s, (rd | bit) >> s)
     return total
 
 
-def _completions_polled(avail: int, ld: int, rd: int, rows_left: int, stop: bytearray) -> int:
-    if rows_left < _POLL_ROWS:
-        return 1 if rows_left == 0 else _completions(avail, ld, rd)
-    free = avail & ~(ld | rd)
+def _search_polled(b: _Preset, level: int, avail: int, ld: int, rd: int, stop: bytearray) -> int:
+    if b.levels - level < _POLL_ROWS:
+        return _search(b, level, avail, ld, rd)
+    free = avail & ~(ld | rd | b.blocked[level])
+    s = b.shift[level]
     total = 0
     while free and not stop[0]:
         bit = free & -free
         free ^= bit
-        total += _completions_polled(
-            avail ^ bit, (ld | bit) << 1, (rd | bit) >> 1, rows_left - 1, stop
-        )
+        total += _search_polled(b, level + 1, avail ^ bit, (ld | bit) << s, (rd | bit) >> s, stop)
     return total
 
 
-def count_completions(n: int, row: int, cols: int, ld: int, rd: int, stop: bytearray) -> int:
-    """Completions of rows row..n-1, given the masks the placed rows leave."""
-    avail = _full_mask(n) & ~cols
-    return _completions_polled(avail, ld, rd, n - row, stop)
+def _count_preset(n: int, rows: Sequence[int], cols: Sequence[int], k: int, stop: bytearray) -> int:
+    b = _prepare(n, rows, cols, k)
+    if b is None:
+        return 0
+    if b.levels == 0:
+        return 1
+    return _search_polled(b, 0, b.avail, 0, 0, stop)
+
+
+def count_preset(n: int, rows: Sequence[int], cols: Sequence[int], stop: bytearray) -> int:
+    """Solutions that extend the queens placed at (rows[i], cols[i])."""
+    return _count_preset(n, rows, cols, len(rows), stop)
+
+
+def _image_key(n: int, rows: Sequence[int], cols: Sequence[int], k: int, symmetry: int) -> int:
+    m = n - 1
+    v = []
+    for i in range(k):
+        r, c = rows[i], cols[i]
+        if symmetry & 1:
+            c = m - c
+        if symmetry & 2:
+            r = m - r
+        if symmetry & 4:
+            r, c = c, r
+        v.append(r * MAX_N + c)
+    key = 0
+    for value in sorted(v):
+        key = key << 13 | value
+    return key
+
+
+def _border(
+    n: int, top: int, bottom: int, left: int, right: int, rows: list[int], cols: list[int]
+) -> int:
+    m = n - 1
+    if (
+        (top == 0) != (left == 0)
+        or (top == m) != (right == 0)
+        or (bottom == 0) != (left == m)
+        or (bottom == m) != (right == m)
+    ):
+        return 0
+    rows[:2] = [0, m]
+    cols[:2] = [top, bottom]
+    k = 2
+    if 0 < left < m:
+        rows[k], cols[k] = left, 0
+        k += 1
+    if 0 < right < m:
+        rows[k], cols[k] = right, m
+        k += 1
+    return k
+
+
+def _orbit(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> int:
+    keys = [_image_key(n, rows, cols, k, s) for s in range(8)]
+    if min(keys) < keys[0]:
+        return 0
+    return len(set(keys))
+
+
+def _constellation(
+    n: int, top: int, bottom: int, left: int, right: int, rows: list[int], cols: list[int]
+) -> tuple[int, int]:
+    # (weight, k): the weight of a canonical, consistent border (0 for any
+    # other), and its k queens in rows and cols
+    k = _border(n, top, bottom, left, right, rows, cols)
+    if k == 0 or _prepare(n, rows, cols, k) is None:
+        return 0, k
+    return _orbit(n, rows, cols, k), k
+
+
+def constellations(n: int) -> list[tuple[int, int, int, int, int]]:
+    """[(weight, top, bottom, left, right)] for every canonical border of n >= 2."""
+    rows, cols = [0] * 4, [0] * 4
+    found = []
+    for top in range(n):
+        for bottom in range(n):
+            for left in range(n):
+                for right in range(n):
+                    weight, _ = _constellation(n, top, bottom, left, right, rows, cols)
+                    if weight:
+                        found.append((weight, top, bottom, left, right))
+    return found
 
 
 def count_solutions(n: int, stop: bytearray) -> int:
-    """All solutions of an n board, with the mirror symmetry of row 0."""
-    if n == 0:
+    """All solutions of an n board: each canonical border times its orbit."""
+    if n <= 1:
         return 1
-    full = _full_mask(n)
+    rows, cols = [0] * 4, [0] * 4
     total = 0
-    for c in range(n // 2):
-        bit = 1 << c
-        total += 2 * _completions_polled(full ^ bit, bit << 1, bit >> 1, n - 1, stop)
-    if n % 2:
-        bit = 1 << (n // 2)
-        total += _completions_polled(full ^ bit, bit << 1, bit >> 1, n - 1, stop)
+    for top in range(n):
+        for bottom in range(n):
+            for left in range(n):
+                for right in range(n):
+                    weight, k = _constellation(n, top, bottom, left, right, rows, cols)
+                    if weight:
+                        total += weight * _count_preset(n, rows, cols, k, stop)
     return total
 
 

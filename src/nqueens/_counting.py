@@ -1,10 +1,14 @@
 """count(): the number of solutions, on threads or any map-like executor, with a journal.
 
-The search is cut into subproblems: every safe placement of the first few
-rows, with the queen of row 0 in the left half of the board (the right half
-mirrors it, so those count twice; the middle column of an odd board once).
-Each subproblem is a few ints and its count is a pure function of them, so
-the tasks can go to threads, processes or other machines alike.
+The search is cut into subproblems by its border: every solution has one
+queen in each of the top and bottom rows and the left and right columns.
+The core lists the borders that are the smallest of their 8 images under
+rotation and reflection (the canonical constellations) with the size of
+their orbit; each stands for that many, so about an eighth of the search
+is done.  A subproblem is a set of placed queens (a border, and for finer
+tasks the next rows below the top) and a weight; its count is a pure
+function of a few ints, so it can go to threads, processes or other
+machines alike.
 
 The number of symmetry classes (unique=True) follows from the total by
 Burnside's lemma: of the 8 symmetries of the square only the identity, the
@@ -41,88 +45,119 @@ Workers = Union[int, MapLike]
 
 
 class Subproblem(NamedTuple):
-    """Rows 0..row-1 of an n board placed, leaving these masks; it counts `weight` times.
+    """Queens placed at (rows[i], cols[i]) on an n board; the task counts `weight` times.
 
-    cols has bit c set for each occupied column c; ld and rd mark the
-    squares of row `row` that the placed queens attack along the two
-    diagonal directions.  Picklable, and small: send it anywhere.
+    Picklable, and small: send it anywhere, count it with count_subproblem().
     """
 
     n: int
-    row: int
-    cols: int
-    ld: int
-    rd: int
     weight: int
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
 
 
-def _children(task: Subproblem) -> Iterator[Subproblem]:
-    full = (1 << task.n) - 1
-    free = full & ~(task.cols | task.ld | task.rd)
+def _free_columns(task: Subproblem, row: int) -> Iterator[int]:
+    # the squares of a row that no placed queen attacks
+    n = task.n
+    free = (1 << n) - 1
+    for r, c in zip(task.rows, task.cols):
+        d = row - r
+        for attacked in (c, c + d, c - d):
+            if 0 <= attacked < n:
+                free &= ~(1 << attacked)
     while free:
         bit = free & -free
         free ^= bit
-        yield task._replace(
-            row=task.row + 1,
-            cols=task.cols | bit,
-            ld=((task.ld | bit) << 1) & full,
-            rd=(task.rd | bit) >> 1,
-        )
+        yield bit.bit_length() - 1
 
 
-def auto_depth(n: int, min_tasks: int = 1) -> int:
-    """The rows a split pre-places by default: enough for min_tasks tasks, and for
-    thousands of workers at n >= 20 (about 10**5 tasks), never near the leaves."""
-    target = max(min_tasks, 10 ** min(5, max(0, n - 15)))
-    depth, width = 1, max(1, n // 2)
-    while width < target and depth < n - 4:
-        depth += 1
-        width *= max(1, n - 2 * depth)  # a rough guess of the branching
-    return min(depth, max(n, 1))
+def _children(task: Subproblem) -> list[Subproblem]:
+    # the task split by the queen of its first empty row
+    row = next(r for r in range(task.n) if r not in task.rows)
+    return [
+        task._replace(rows=(*task.rows, row), cols=(*task.cols, c))
+        for c in _free_columns(task, row)
+    ]
+
+
+def _constellation_tasks(n: int) -> list[Subproblem]:
+    if n <= 1:
+        return [Subproblem(n, 1, (), ())]
+    tasks = []
+    for weight, top, bottom, left, right in _select.core.constellations(n):
+        rows, cols = [0, n - 1], [top, bottom]
+        if 0 < left < n - 1:
+            rows.append(left)
+            cols.append(0)
+        if 0 < right < n - 1:
+            rows.append(right)
+            cols.append(n - 1)
+        tasks.append(Subproblem(n, weight, tuple(rows), tuple(cols)))
+    return tasks
+
+
+def _deepen(tasks: list[Subproblem]) -> list[Subproblem]:
+    deeper = []
+    for task in tasks:
+        if len(task.rows) < task.n:
+            deeper.extend(_children(task))
+        else:  # every row placed already: the task is a whole solution
+            deeper.append(task)
+    return deeper
+
+
+def _split(n: int, depth: int | None, min_tasks: int) -> tuple[int, list[Subproblem]]:
+    """(depth, tasks): the canonical borders with `depth` more rows placed below the top;
+    when depth is None, the fewest rows that make min_tasks tasks, and about 10**5 for
+    n >= 20 (a hundred each for a thousand workers), never near the leaves."""
+    tasks = _constellation_tasks(n)
+    if depth is None:
+        target = max(min_tasks, 10 ** min(5, max(0, n - 15)))
+        depth = 0
+        while len(tasks) < target and len(tasks) > 0 and len(tasks[0].rows) < n - 8:
+            tasks = _deepen(tasks)
+            depth += 1
+        return depth, tasks
+    for _ in range(depth):
+        tasks = _deepen(tasks)
+    return depth, tasks
 
 
 def subproblems(n: int, *, depth: int | None = None) -> list[Subproblem]:
     """Cut count(n) into independent tasks: their weighted counts add up to count(n).
 
-    Each task is the placement of the first ``depth`` rows (chosen from n
-    when None: enough tasks to keep thousands of workers busy at n >= 20),
-    given as masks, with the queen of row 0 in the left half of the board
-    and a weight of 2 for the mirror image (1 for the middle column).
-    Count one with count_subproblem(), anywhere: both are picklable.
+    Each task places the border queens (those of the top and bottom rows and
+    of the left and right columns) in one of their canonical forms under
+    the 8 symmetries, weighted by how many forms it stands for, and then
+    the queens of ``depth`` more rows below the top, for finer tasks.  With
+    depth None, the depth is chosen from n: about 10**5 tasks for n >= 20,
+    enough for a thousand workers.  Count one with count_subproblem(),
+    anywhere: both are picklable.
 
-    >>> tasks = subproblems(8, depth=2)
+    >>> tasks = subproblems(8, depth=0)
     >>> len(tasks), sum(count_subproblem(t) for t in tasks)
-    (24, 92)
+    (27, 92)
     """
     n = check_n(n)
-    depth = auto_depth(n) if depth is None else as_int(depth, "depth")
-    if not 1 <= depth <= max(n, 1):
-        raise ValueError(f"depth must be between 1 and n ({max(n, 1)}), got {depth}")
-    if n == 0:
-        return [Subproblem(0, 0, 0, 0, 0, 1)]
-    full = (1 << n) - 1
-    tasks = []
-    for c in range((n + 1) // 2):
-        bit = 1 << c
-        weight = 1 if 2 * c + 1 == n else 2
-        tasks.append(Subproblem(n, 1, bit, (bit << 1) & full, bit >> 1, weight))
-    for _ in range(depth - 1):
-        tasks = [child for task in tasks for child in _children(task)]
-    return tasks
+    if depth is not None:
+        depth = as_int(depth, "depth")
+        if not 0 <= depth <= n:
+            raise ValueError(f"depth must be between 0 and n ({n}), got {depth}")
+    return _split(n, depth, 1)[1]
 
 
 def count_subproblem(task: Subproblem) -> int:
     """The weighted number of solutions that complete one subproblem.
 
-    >>> count_subproblem(subproblems(6, depth=1)[1])  # row 0 in column 1, and its mirror
-    2
+    >>> count_subproblem(Subproblem(6, 1, rows=(0,), cols=(1,)))  # row 0's queen in column 1
+    1
     """
     return _count(task, bytearray(1))
 
 
 def _count(task: Subproblem, stop: bytearray) -> int:
-    n, row, cols, ld, rd, weight = task
-    return weight * int(_select.core.count_completions(n, row, cols, ld, rd, stop))
+    n, weight, rows, cols = task
+    return weight * int(_select.core.count_preset(n, rows, cols, stop))
 
 
 def _burnside(n: int, total: int) -> int:
@@ -181,6 +216,8 @@ def count(
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
     if depth is not None:
         depth = as_int(depth, "depth")
+        if not 0 <= depth <= n:
+            raise ValueError(f"depth must be between 0 and n ({n}), got {depth}")
     total = _total(n, pool, journal, progress, depth, unique)
     return _burnside(n, total) if unique else total
 
@@ -197,10 +234,8 @@ def _total(
         if pool == 1:
             results = run_tasks(lambda _, stop: int(core.count_solutions(n, stop)), [None], 1)
             return sum(value for _, value in results)
-    threads = pool if isinstance(pool, int) else 1
-    if depth is None:
-        depth = auto_depth(n, threads * _TASKS_PER_WORKER if isinstance(pool, int) else 1)
-    tasks = subproblems(n, depth=depth)
+    min_tasks = pool * _TASKS_PER_WORKER if isinstance(pool, int) else 1
+    depth, tasks = _split(n, depth, min_tasks)
     book = Journal(journal, n, depth, tasks, unique) if journal is not None else None
     try:
         done = book.finished() if book is not None else {}

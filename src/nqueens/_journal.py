@@ -14,6 +14,7 @@ import hashlib
 import os
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 from ._version import __version__
 
@@ -24,7 +25,7 @@ class JournalError(ValueError):
     """The journal file cannot be used for this count; the message says why."""
 
 
-def split_digest(tasks: Sequence[tuple[int, ...]]) -> str:
+def split_digest(tasks: Sequence[tuple[Any, ...]]) -> str:
     """A short fingerprint of a task list: two splits match only if it matches."""
     digest = hashlib.sha256()
     for task in tasks:
@@ -40,7 +41,7 @@ class Journal:
         path: str | os.PathLike[str],
         n: int,
         depth: int,
-        tasks: Sequence[tuple[int, ...]],
+        tasks: Sequence[tuple[Any, ...]],
         unique: bool,
     ) -> None:
         self.path = os.fspath(path)

@@ -212,8 +212,8 @@ def _check(args: argparse.Namespace) -> None:
                 as_int(args.seed, "seed")
         elif command in ("count", "solve"):
             n = check_n(args.n)
-            if getattr(args, "depth", None) is not None and not 1 <= args.depth <= max(n, 1):
-                raise ValueError(f"--depth must be between 1 and N ({max(n, 1)}), got {args.depth}")
+            if getattr(args, "depth", None) is not None and not 0 <= args.depth <= n:
+                raise ValueError(f"--depth must be between 0 and N ({n}), got {args.depth}")
             if getattr(args, "solver", None) is not None and (
                 getattr(args, "journal", None) or getattr(args, "depth", None)
             ):
@@ -296,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"{_PROGRESS_FROM_N})",
     )
     sub.add_argument(
-        "--depth", type=int, metavar="D", help="rows each part pre-places (default: from N)"
+        "--depth", type=int, metavar="D", help="rows each part places below the border queens (default: from N)"
     )
     sub.set_defaults(run=_cmd_count)
 
