@@ -15,7 +15,7 @@ import pytest
 
 import nqueens
 from nqueens import _bitsolver_py
-from nqueens._oeis import A000170
+from nqueens._oeis import A000170, A002562
 from nqueens.reference import INFO, SOLVERS
 
 CORE_SIZES = range(8, 17)
@@ -43,6 +43,21 @@ def test_core(benchmark, n, workers):
     result = benchmark.pedantic(
         nqueens.count, args=(n,), kwargs={"workers": workers}, rounds=rounds(n)
     )
+    assert result == A000170[n]
+    per_second(benchmark, n)
+
+
+@pytest.mark.parametrize("n", CORE_SIZES)
+def test_core_unique(benchmark, n):
+    record(benchmark, n, f"core ({nqueens.IMPLEMENTATION}), unique=True")
+    result = benchmark.pedantic(nqueens.count, args=(n,), kwargs={"unique": True}, rounds=rounds(n))
+    assert result == A002562[n]
+
+
+@pytest.mark.parametrize("n", [12, 14])
+def test_iterate_solutions(benchmark, n):
+    record(benchmark, n, "iterate solutions() in Python, lexicographic order")
+    result = benchmark.pedantic(lambda: sum(1 for _ in nqueens.solutions(n)), rounds=3)
     assert result == A000170[n]
     per_second(benchmark, n)
 

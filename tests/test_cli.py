@@ -115,9 +115,13 @@ def test_ctrl_c_exits_130_with_one_line(args):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(1.5)  # long enough to be inside the search
-    assert process.poll() is None
-    process.send_signal(signal.SIGINT)
-    _out, err = process.communicate(timeout=30)
+    try:
+        time.sleep(1.5)  # long enough to be inside the search
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.communicate()
     assert process.returncode == 130
     assert err.splitlines() == ["nqueens: interrupted"]

@@ -11,10 +11,20 @@
 # free squares are `full & ~(cols | ld | rd)`, and `free & -free` takes the
 # lowest one, so columns are tried in increasing order and solutions come
 # out in lexicographic order.  Bits shifted past either edge of the 64-bit
-# word lie off the board and are lost harmlessly.
+# word lie off the board and are lost harmlessly.  The counting search keeps
+# `avail`, the empty columns, instead of `cols`: the last row is then the one
+# with a single column left, and no board mask is needed.
+#
+# Counting uses the 8 symmetries of the square.  Every solution has one queen
+# on each border (top and bottom rows, left and right columns); only borders
+# that are the smallest of their 8 images are searched, each weighted by how
+# many distinct images it has.  With those queens placed, the search fills
+# the other rows; what the placed queens attack in each row is a
+# precomputed mask (`blocked`), since some of them lie below.  The search
+# runs bottom up; a diagonal mask shifts the same way whichever way it goes.
 #
 # This file takes checked C integers only: validation, defaults and
-# documentation live in the Python layer (nqueens._api), once.
+# documentation live in the Python layer, once.
 
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
@@ -36,7 +46,7 @@ cdef inline uint64_t _full_mask(int n) noexcept nogil:
 
 
 cdef struct _Preset:
-    # The rows still empty once some queens are placed, searched top down:
+    # The rows still empty once some queens are placed, searched bottom up:
     # per level, the squares the placed queens attack in that row (their
     # columns are out of avail already) and the rows to the next level.
     int levels
@@ -45,21 +55,33 @@ cdef struct _Preset:
     int shift[_MAX_N]
 
 
-cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
-                   int k) noexcept nogil:
-    # False if two placed queens share a row, column or diagonal
-    cdef int i, j, r, d, level = 0, last = 0
-    cdef uint64_t used_rows = 0, mask
-    b.avail = _full_mask(n)
+cdef bint _apart(const int *rows, const int *cols, int k) noexcept nogil:
+    # whether no two of the queens share a row, column or diagonal
+    cdef int i, j, d
     for i in range(k):
         for j in range(i):
             d = rows[i] - rows[j]
             if (d == 0 or cols[i] == cols[j] or d == cols[i] - cols[j]
                     or d == cols[j] - cols[i]):
                 return False
+    return True
+
+
+cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
+                   int k) noexcept nogil:
+    # False if two placed queens share a row, column or diagonal
+    cdef int i, r, d, level = 0, last = 0
+    cdef uint64_t used_rows = 0, mask
+    if not _apart(rows, cols, k):
+        return False
+    b.avail = _full_mask(n)
+    for i in range(k):
         used_rows |= (<uint64_t>1) << rows[i]
         b.avail &= ~((<uint64_t>1) << cols[i])
-    for r in range(n):
+    # Bottom up: the canonical borders keep their queens near the top-left
+    # corner, and a search that ends there, where the rows are most
+    # crowded, visits about 40% fewer squares than one that starts there.
+    for r in range(n - 1, -1, -1):
         if used_rows >> r & 1:
             continue
         mask = 0
@@ -71,7 +93,7 @@ cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
                 mask |= (<uint64_t>1) << (cols[i] - d)
         b.blocked[level] = mask
         if level > 0:
-            b.shift[level - 1] = r - last
+            b.shift[level - 1] = last - r
         last = r
         level += 1
     b.levels = level
@@ -211,13 +233,17 @@ cdef int _orbit(int n, const int *rows, const int *cols, int k) noexcept nogil:
     return distinct
 
 
+cdef inline bint _attack(int n, int top, int bottom) noexcept nogil:
+    # whether the queens of the top and bottom rows attack each other
+    return top == bottom or top - bottom == n - 1 or bottom - top == n - 1
+
+
 cdef int _constellation(int n, int top, int bottom, int left, int right,
                         int *rows, int *cols, int *k) noexcept nogil:
     # The weight of a canonical, consistent border (0 for any other); its
     # k queens in rows and cols
-    cdef _Preset b
     k[0] = _border(n, top, bottom, left, right, rows, cols)
-    if k[0] == 0 or not _prepare(&b, n, rows, cols, k[0]):
+    if k[0] == 0 or not _apart(rows, cols, k[0]):
         return 0
     return _orbit(n, rows, cols, k[0])
 
@@ -230,6 +256,8 @@ def constellations(int n):
     found = []
     for top in range(n):
         for bottom in range(n):
+            if _attack(n, top, bottom):
+                continue
             for left in range(n):
                 for right in range(n):
                     weight = _constellation(n, top, bottom, left, right, rows,
@@ -251,6 +279,8 @@ def count_solutions(int n, unsigned char[::1] stop):
     with nogil:
         for top in range(n):
             for bottom in range(n):
+                if _attack(n, top, bottom) or stop[0]:
+                    continue
                 for left in range(n):
                     for right in range(n):
                         weight = _constellation(n, top, bottom, left, right,

@@ -18,7 +18,7 @@ def _full_mask(n: int) -> int:
 
 
 class _Preset:
-    """The rows still empty once some queens are placed, searched top down:
+    """The rows still empty once some queens are placed, searched bottom up:
     per level, the squares the placed queens attack in that row (their
     columns are out of avail already) and the rows to the next level."""
 
@@ -29,20 +29,27 @@ class _Preset:
         self.shift: list[int] = []
 
 
-def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Preset | None:
-    # None if two placed queens share a row, column or diagonal
-    b = _Preset()
-    used_rows = 0
-    b.avail = _full_mask(n)
+def _apart(rows: Sequence[int], cols: Sequence[int], k: int) -> bool:
     for i in range(k):
         for j in range(i):
             d = rows[i] - rows[j]
             if d == 0 or cols[i] == cols[j] or d == cols[i] - cols[j] or d == cols[j] - cols[i]:
-                return None
+                return False
+    return True
+
+
+def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Preset | None:
+    # None if two placed queens share a row, column or diagonal
+    if not _apart(rows, cols, k):
+        return None
+    b = _Preset()
+    used_rows = 0
+    b.avail = _full_mask(n)
+    for i in range(k):
         used_rows |= 1 << rows[i]
         b.avail &= ~(1 << cols[i])
     last = 0
-    for r in range(n):
+    for r in range(n - 1, -1, -1):  # bottom up, as the .pyx explains
         if used_rows >> r & 1:
             continue
         mask = 0
@@ -54,7 +61,7 @@ def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Prese
                 mask |= 1 << (cols[i] - d)
         b.blocked.append(mask)
         if b.levels > 0:
-            b.shift.append(r - last)
+            b.shift.append(last - r)
         last = r
         b.levels += 1
     b.shift.append(0)
@@ -149,13 +156,17 @@ def _orbit(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> int:
     return len(set(keys))
 
 
+def _attack(n: int, top: int, bottom: int) -> bool:
+    return top == bottom or abs(top - bottom) == n - 1
+
+
 def _constellation(
     n: int, top: int, bottom: int, left: int, right: int, rows: list[int], cols: list[int]
 ) -> tuple[int, int]:
     # (weight, k): the weight of a canonical, consistent border (0 for any
     # other), and its k queens in rows and cols
     k = _border(n, top, bottom, left, right, rows, cols)
-    if k == 0 or _prepare(n, rows, cols, k) is None:
+    if k == 0 or not _apart(rows, cols, k):
         return 0, k
     return _orbit(n, rows, cols, k), k
 
@@ -166,6 +177,8 @@ def constellations(n: int) -> list[tuple[int, int, int, int, int]]:
     found = []
     for top in range(n):
         for bottom in range(n):
+            if _attack(n, top, bottom):
+                continue
             for left in range(n):
                 for right in range(n):
                     weight, _ = _constellation(n, top, bottom, left, right, rows, cols)
@@ -182,6 +195,8 @@ def count_solutions(n: int, stop: bytearray) -> int:
     total = 0
     for top in range(n):
         for bottom in range(n):
+            if _attack(n, top, bottom) or stop[0]:
+                continue
             for left in range(n):
                 for right in range(n):
                     weight, k = _constellation(n, top, bottom, left, right, rows, cols)

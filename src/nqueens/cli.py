@@ -296,7 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
         f"{_PROGRESS_FROM_N})",
     )
     sub.add_argument(
-        "--depth", type=int, metavar="D", help="rows each part places below the border queens (default: from N)"
+        "--depth",
+        type=int,
+        metavar="D",
+        help="rows each part places below the border queens (default: from N)",
     )
     sub.set_defaults(run=_cmd_count)
 
