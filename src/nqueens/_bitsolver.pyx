@@ -92,6 +92,7 @@ cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
             if 0 <= cols[i] - d < n:
                 mask |= (<uint64_t>1) << (cols[i] - d)
         b.blocked[level] = mask
+        b.shift[level] = 0  # the last level's, read but not used
         if level > 0:
             b.shift[level - 1] = last - r
         last = r

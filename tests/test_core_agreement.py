@@ -1,0 +1,78 @@
+"""The extension and its pure-Python twin, function by function; symmetry class counts."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import nqueens
+from nqueens import _bitsolver_py as twin
+from nqueens._oeis import A000170, A002562
+
+
+@pytest.fixture
+def native(native_core):
+    return native_core
+
+
+@pytest.mark.parametrize("n", range(12))
+def test_twin_and_extension_agree_on_every_function(native, n):
+    stop = bytearray(1)
+    assert native.count_solutions(n, stop) == twin.count_solutions(n, stop)
+    assert native.count_symmetric(n) == twin.count_symmetric(n)
+    if n >= 2:
+        assert native.constellations(n) == twin.constellations(n)
+    for rows, cols in [((), ()), ((0,), (n // 2,)), ((0, n - 1), (1, n - 2)), ((1, 2), (0, 2))]:
+        if n and all(r < n and c < n for r, c in zip(rows, cols)):
+            assert native.count_preset(n, rows, cols, stop) == twin.count_preset(
+                n, rows, cols, stop
+            )
+    for unique in (False, True):
+        fast, slow = native.Enumerator(n, (), unique), twin.Enumerator(n, (), unique)
+        out_fast, out_slow = bytearray(n * 7), bytearray(n * 7)
+        while not (fast.done and slow.done):
+            # small chunks and node budgets, so that the walks stop and resume often
+            got = fast.fill(out_fast, 7, 50), slow.fill(out_slow, 7, 50)
+            assert got[0] == got[1]
+            assert out_fast[: got[0] * n] == out_slow[: got[1] * n]
+            assert fast.done == slow.done
+
+
+@pytest.mark.parametrize("n", range(2, 16))
+def test_symmetry_classes_are_whole(native, n):
+    # Burnside: C2 = R/2 classes of 2 solutions (quarter-turn symmetric),
+    # C4 = (P - R)/4 of 4 (half-turn only), C8 = (T - P)/8 of 8
+    total = nqueens.count(n)
+    half_turn, quarter_turn = native.count_symmetric(n)
+    c2, rest2 = divmod(quarter_turn, 2)
+    c4, rest4 = divmod(half_turn - quarter_turn, 4)
+    c8, rest8 = divmod(total - half_turn, 8)
+    assert rest2 == rest4 == rest8 == 0
+    assert 8 * c8 + 4 * c4 + 2 * c2 == total == A000170[n]
+    assert c8 + c4 + c2 == nqueens.count(n, unique=True) == A002562[n]
+
+
+def test_unique_representatives_equal_the_canonicalised_full_list(native, canonical):
+    for n in range(11):
+        full = {canonical(p) for p in nqueens.solutions(n)}
+        assert list(nqueens.solutions(n, unique=True)) == sorted(full)
+
+
+@pytest.mark.slow
+def test_seventeen(native):
+    assert nqueens.count(17, workers=-1) == A000170[17]
+    assert nqueens.count(17, unique=True, workers=-1) == A002562[17]
+
+
+def test_workers_one_to_eight_agree(native):
+    results = {nqueens.count(14, workers=k) for k in range(1, 9)}
+    assert results == {A000170[14]}
+    assert {nqueens.count(13, workers=k, unique=True) for k in range(1, 9)} == {A002562[13]}
+
+
+def test_every_task_list_covers_the_search_once(native):
+    for n, depth in itertools.product(range(4, 12), range(3)):
+        tasks = nqueens.subproblems(n, depth=depth)
+        assert sum(map(nqueens.count_subproblem, tasks)) == A000170[n]
+        assert len(set(tasks)) == len(tasks)
