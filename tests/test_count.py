@@ -42,8 +42,8 @@ def test_workers_do_not_change_the_answer(core, n, workers):
 
 @pytest.mark.parametrize("workers", [2, -1])
 def test_workers_on_a_large_board(native_core, workers):
-    assert nqueens.count(14, workers=workers) == A000170[14]
-    assert nqueens.count(13, unique=True, workers=workers) == A002562[13]
+    assert nqueens.count(15, workers=workers) == A000170[15]
+    assert nqueens.count(14, unique=True, workers=workers) == A002562[14]
 
 
 def test_core_counts_completions_of_placed_queens(core, brute):

@@ -35,7 +35,7 @@ from ._validate import as_int, check_n, check_workers
 _TASKS_PER_WORKER = 64
 # Boards up to this side are counted in the calling thread, whatever workers
 # says: they take milliseconds, less than starting a thread costs.
-_INLINE_MAX_N = 12
+_INLINE_MAX_N = 13
 # Results handed to a map-like executor per call: each call's results are
 # journalled before the next starts, and the progress bar moves per call.
 _BATCHES = 64
