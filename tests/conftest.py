@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 import itertools
 import os
+import subprocess
+import sys
 from types import ModuleType
 from typing import Callable
 
@@ -108,3 +110,15 @@ def brute() -> Callable[[int], list[tuple[int, ...]]]:
 @pytest.fixture(scope="session")
 def canonical() -> Callable[[tuple[int, ...]], tuple[int, ...]]:
     return lambda placement: min(images(placement))
+
+
+def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "nqueens", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="session")
+def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run `python -m nqueens ARGS...` as a user would; the finished process."""
+    return _run_cli

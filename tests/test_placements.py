@@ -5,8 +5,6 @@ from __future__ import annotations
 import array
 import itertools
 import json
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -225,13 +223,7 @@ def test_svg_size_and_limits():
 # the command line
 
 
-def cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "nqueens", *args], capture_output=True, text=True, timeout=120
-    )
-
-
-def test_cli_construct_formats():
+def test_cli_construct_formats(cli):
     assert cli("construct", "8").stdout == render(construct(8)) + "\n"
     result = cli("construct", "10", "--format", "json", "--one-based")
     assert json.loads(result.stdout) == [c + 1 for c in construct(10)]
@@ -243,7 +235,7 @@ def test_cli_construct_formats():
     assert cli("construct", "5", "--style", "stars").stdout == render(construct(5), "stars") + "\n"
 
 
-def test_cli_random_is_reproducible():
+def test_cli_random_is_reproducible(cli):
     first = cli("random", "40", "--seed", "3", "--format", "csv")
     again = cli("random", "40", "--seed", "3", "--format", "csv")
     assert first.returncode == 0 and first.stdout == again.stdout
@@ -266,7 +258,7 @@ def test_cli_random_is_reproducible():
         (["--one-based", "1", "1"], 1, "invalid: 1 attacking pair\nrows 1 and 2: same column\n"),
     ],
 )
-def test_cli_verify(args, status, out):
+def test_cli_verify(args, status, out, cli):
     result = cli("verify", *args)
     assert (result.returncode, result.stdout, result.stderr) == (status, out, "")
 
@@ -288,13 +280,13 @@ def test_cli_verify(args, status, out):
         (["solve", "6", "--style", "fancy"], "invalid choice"),
     ],
 )
-def test_cli_placement_usage_errors(args, message):
+def test_cli_placement_usage_errors(args, message, cli):
     result = cli(*args)
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr
 
 
-def test_cli_solve_svg_writes_one_file_per_board(tmp_path):
+def test_cli_solve_svg_writes_one_file_per_board(tmp_path, cli):
     result = cli("solve", "6", "--format", "svg", "--out", str(tmp_path))
     assert result.returncode == 0 and result.stdout == ""
     files = sorted(tmp_path.iterdir())
@@ -306,7 +298,7 @@ def test_cli_solve_svg_writes_one_file_per_board(tmp_path):
         assert to_svg(placement) == path.read_text()
 
 
-def test_cli_solve_styles_and_one_based():
+def test_cli_solve_styles_and_one_based(cli):
     result = cli("solve", "4", "--style", "binary", "--limit", "1")
     assert result.stdout == GOLDEN_4["binary"] + "\n"
     result = cli("solve", "4", "--format", "csv", "--one-based")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given
@@ -103,21 +101,15 @@ def test_canonical_is_the_smallest_of_eight_distinct_images():
     assert all(canonical(p) == canonical(placement) for p in found)
 
 
-def cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "nqueens", *args], capture_output=True, text=True, timeout=120
-    )
-
-
 @pytest.mark.parametrize("name", ["permutations", "breadth_first", "bitmask"])
-def test_cli_count_and_solve_with_a_solver(name):
+def test_cli_count_and_solve_with_a_solver(name, cli):
     assert cli("count", "8", "--solver", name).stdout == "92\n"
     assert cli("count", "8", "--solver", name, "--unique").stdout == "12\n"
     result = cli("solve", "6", "--solver", name, "--format", "csv", "--limit", "2")
     assert result.stdout.splitlines() == ["1,3,5,0,2,4", "2,5,1,4,0,3"]
 
 
-def test_cli_lists_the_solvers():
+def test_cli_lists_the_solvers(cli):
     result = cli("solvers")
     assert result.returncode == 0
     names = [line.split()[0] for line in result.stdout.splitlines()]
@@ -132,7 +124,7 @@ def test_cli_lists_the_solvers():
         (["solve", "-3", "--solver", "bitmask"], "n must be between 0 and"),
     ],
 )
-def test_cli_rejects_bad_solver_use(args, message):
+def test_cli_rejects_bad_solver_use(args, message, cli):
     result = cli(*args)
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr
