@@ -193,9 +193,10 @@ def count(
     ``journal`` names a SQLite file that records each finished subproblem as
     it finishes; the same call after any interruption (Ctrl-C, a kill)
     recomputes only the unfinished ones.  ``progress=True`` shows a progress
-    bar of subproblems on stderr.  ``depth`` sets the rows each subproblem
-    pre-places (see subproblems()).  The search runs in the compiled core
-    without the GIL, and Ctrl-C interrupts it within a fraction of a second.
+    bar of subproblems on stderr.  ``depth`` sets how many rows each
+    subproblem places below its border queens (see subproblems()).  The
+    search runs in the compiled core without the GIL, and Ctrl-C interrupts
+    it within a fraction of a second.
 
     Raises TypeError for arguments of the wrong type, ValueError if n is
     outside 0..MAX_N or workers is neither positive, -1 nor callable, and
@@ -237,6 +238,7 @@ def _total(
     min_tasks = pool * _TASKS_PER_WORKER if isinstance(pool, int) else 1
     depth, tasks = _split(n, depth, min_tasks)
     book = Journal(journal, n, depth, tasks, unique) if journal is not None else None
+    bar = None
     try:
         done = book.finished() if book is not None else {}
         pending = [i for i in range(len(tasks)) if i not in done]
@@ -247,9 +249,9 @@ def _total(
                 book.record(index, value)
             if bar is not None:
                 bar.update(1)
+    finally:
         if bar is not None:
             bar.close()
-    finally:
         if book is not None:
             book.close()
     return sum(done.values())
