@@ -76,3 +76,23 @@ def test_every_task_list_covers_the_search_once(native):
         tasks = nqueens.subproblems(n, depth=depth)
         assert sum(map(nqueens.count_subproblem, tasks)) == A000170[n]
         assert len(set(tasks)) == len(tasks)
+
+
+@pytest.mark.parametrize("n", [0, 1, 4, 6, 8, 9, 10])
+def test_enumeration_resumes_anywhere(core, brute, canonical, n):
+    # chunks of every size around the recursive tail's reserve (120), node
+    # budgets small enough to stop mid-row: the walk still gives each solution once, in order
+    sizes = itertools.cycle([1, 7, 119, 120, 121, 500, 3])
+    budgets = itertools.cycle([1, 5, 40, 1000, 2])
+    for unique in (False, True):
+        walk = core.Enumerator(n, (), unique)
+        found = []
+        while not walk.done:
+            size = next(sizes)
+            out = bytearray(max(n, 1) * size)
+            got = walk.fill(out, size, next(budgets))
+            found += [tuple(out[i * n : (i + 1) * n]) for i in range(got)]
+        expected = brute(n)
+        if unique:
+            expected = sorted({canonical(p) for p in expected})
+        assert found == expected

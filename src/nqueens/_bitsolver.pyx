@@ -37,6 +37,10 @@ cdef enum:
     # Below this many empty rows a subtree is small enough to finish before
     # looking at the stop flag again.
     _POLL_ROWS = 10
+    # The enumerator finishes the last rows by recursion; 5 rows hold at
+    # most 5! = 120 solutions
+    _TAIL_ROWS = 5
+    _TAIL_MOST = 120
 
 MAX_N = _MAX_N
 
@@ -447,6 +451,13 @@ cdef class Enumerator:
                 self._retreat()
                 continue
             max_nodes -= 1
+            if n - r <= _TAIL_ROWS and max_count - found >= _TAIL_MOST:
+                # the last rows go by plain recursion, much faster than
+                # this loop; they hold _TAIL_MOST solutions at the most
+                found = self._tail(r, f, self.cols[r], self.ld[r], self.rd[r],
+                                   out, found)
+                self.free[r] = 0
+                continue
             bit = f & (0 - f)
             self.free[r] = f ^ bit
             self.placement[r] = __builtin_ctzll(bit)
@@ -456,6 +467,27 @@ cdef class Enumerator:
             self.row = r + 1
             if r + 1 < n:
                 self._open_row()
+        return found
+
+    cdef int _tail(self, int r, uint64_t free, uint64_t cols, uint64_t ld,
+                   uint64_t rd, unsigned char *out, int found) noexcept nogil:
+        # Every solution below row r, from its free squares on, in order
+        cdef uint64_t bit, f
+        cdef int i, n = self.n
+        while free:
+            bit = free & (0 - free)
+            free ^= bit
+            self.placement[r] = __builtin_ctzll(bit)
+            if r + 1 == n:
+                if not self.unique or _is_canonical(self.placement, n):
+                    for i in range(n):
+                        out[found * n + i] = self.placement[i]
+                    found += 1
+                continue
+            f = self.full & ~(cols | bit | ((ld | bit) << 1) | ((rd | bit) >> 1))
+            if f:
+                found = self._tail(r + 1, f, cols | bit, (ld | bit) << 1,
+                                   (rd | bit) >> 1, out, found)
         return found
 
     cdef inline void _retreat(self) noexcept nogil:

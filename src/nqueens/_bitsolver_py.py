@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 
 MAX_N = 64
 _POLL_ROWS = 10
+_TAIL_ROWS = 5
+_TAIL_MOST = 120
 
 
 def _full_mask(n: int) -> int:
@@ -323,6 +325,10 @@ class Enumerator:
                 self._retreat()
                 continue
             max_nodes -= 1
+            if n - r <= _TAIL_ROWS and max_count - found >= _TAIL_MOST:
+                found = self._tail(r, f, self.cols[r], self.ld[r], self.rd[r], out, found)
+                self.free[r] = 0
+                continue
             bit = f & -f
             self.free[r] = f ^ bit
             self.placement[r] = bit.bit_length() - 1
@@ -332,6 +338,26 @@ class Enumerator:
             self.row = r + 1
             if r + 1 < n:
                 self._open_row()
+        return found
+
+    def _tail(
+        self, r: int, free: int, cols: int, ld: int, rd: int, out: bytearray, found: int
+    ) -> int:
+        n = self.n
+        while free:
+            bit = free & -free
+            free ^= bit
+            self.placement[r] = bit.bit_length() - 1
+            if r + 1 == n:
+                if not self.unique or _is_canonical(self.placement, n):
+                    out[found * n : found * n + n] = bytes(self.placement)
+                    found += 1
+                continue
+            f = self.full & ~(cols | bit | ((ld | bit) << 1) | ((rd | bit) >> 1))
+            if f:
+                found = self._tail(
+                    r + 1, f, cols | bit, (ld | bit) << 1, (rd | bit) >> 1, out, found
+                )
         return found
 
     def _retreat(self) -> None:
