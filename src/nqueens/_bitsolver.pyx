@@ -49,14 +49,18 @@ cdef inline uint64_t _full_mask(int n) noexcept nogil:
     return 0 if n == 0 else (<uint64_t>~0ULL) >> (64 - n)
 
 
+cdef struct _Level:
+    # one row still empty: the squares the placed queens attack in it (their
+    # columns are out of avail already) and the rows to the next level
+    uint64_t blocked
+    uint64_t shift
+
+
 cdef struct _Preset:
-    # The rows still empty once some queens are placed, searched bottom up:
-    # per level, the squares the placed queens attack in that row (their
-    # columns are out of avail already) and the rows to the next level.
+    # The rows still empty once some queens are placed, searched bottom up
     int levels
     uint64_t avail
-    uint64_t blocked[_MAX_N]
-    int shift[_MAX_N]
+    _Level level[_MAX_N]
 
 
 cdef bint _apart(const int *rows, const int *cols, int k) noexcept nogil:
@@ -95,51 +99,49 @@ cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
                 mask |= (<uint64_t>1) << (cols[i] + d)
             if 0 <= cols[i] - d < n:
                 mask |= (<uint64_t>1) << (cols[i] - d)
-        b.blocked[level] = mask
-        b.shift[level] = 0  # the last level's, read but not used
+        b.level[level].blocked = mask
+        b.level[level].shift = 0  # the last level's, read but not used
         if level > 0:
-            b.shift[level - 1] = last - r
+            b.level[level - 1].shift = last - r
         last = r
         level += 1
     b.levels = level
     return True
 
 
-cdef uint64_t _search(const _Preset *b, int level, uint64_t avail,
-                      uint64_t ld, uint64_t rd) noexcept nogil:
+cdef uint64_t _search(const _Level *lv, uint64_t avail, uint64_t ld,
+                      uint64_t rd) noexcept nogil:
     # ld and rd carry the searched queens only: the placed ones are in
     # blocked.  avail holds one column per level left.
-    cdef uint64_t free = avail & ~(ld | rd | b.blocked[level]), bit
-    cdef uint64_t total = 0
-    cdef int s
+    cdef uint64_t free = avail & ~(ld | rd | lv.blocked), bit, total = 0
+    cdef uint64_t s
     if avail & (avail - 1) == 0:
         # the last level: it holds its queen or the branch fails
         return free != 0
-    s = b.shift[level]
+    s = lv.shift
     while free:
         bit = free & (0 - free)
         free ^= bit
-        total += _search(b, level + 1, avail ^ bit, (ld | bit) << s,
-                         (rd | bit) >> s)
+        total += _search(lv + 1, avail ^ bit, (ld | bit) << s, (rd | bit) >> s)
     return total
 
 
-cdef uint64_t _search_polled(const _Preset *b, int level, uint64_t avail,
+cdef uint64_t _search_polled(const _Level *lv, int levels_left, uint64_t avail,
                              uint64_t ld, uint64_t rd,
                              volatile unsigned char *stop) noexcept nogil:
     # The same search, looking at the stop flag on each node of the upper
     # levels: below them a subtree is small enough to finish first.
     cdef uint64_t free, bit, total = 0
-    cdef int s
-    if b.levels - level < _POLL_ROWS:
-        return _search(b, level, avail, ld, rd)
-    free = avail & ~(ld | rd | b.blocked[level])
-    s = b.shift[level]
+    cdef uint64_t s
+    if levels_left < _POLL_ROWS:
+        return _search(lv, avail, ld, rd)
+    free = avail & ~(ld | rd | lv.blocked)
+    s = lv.shift
     while free and not stop[0]:
         bit = free & (0 - free)
         free ^= bit
-        total += _search_polled(b, level + 1, avail ^ bit, (ld | bit) << s,
-                                (rd | bit) >> s, stop)
+        total += _search_polled(lv + 1, levels_left - 1, avail ^ bit,
+                                (ld | bit) << s, (rd | bit) >> s, stop)
     return total
 
 
@@ -150,7 +152,7 @@ cdef uint64_t _count_preset(int n, const int *rows, const int *cols, int k,
         return 0
     if b.levels == 0:
         return 1
-    return _search_polled(&b, 0, b.avail, 0, 0, stop)
+    return _search_polled(b.level, b.levels, b.avail, 0, 0, stop)
 
 
 def count_preset(int n, rows, cols, unsigned char[::1] stop):
