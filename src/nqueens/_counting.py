@@ -237,6 +237,9 @@ def _total(
             return sum(value for _, value in results)
     min_tasks = pool * _TASKS_PER_WORKER if isinstance(pool, int) else 1
     depth, tasks = _split(n, depth, min_tasks)
+    if isinstance(pool, int) and journal is None and not progress:
+        # nothing to record per task: each thread sums its own
+        return sum(value for _, value in run_tasks(_count, tasks, pool, each=False))
     book = Journal(journal, n, depth, tasks, unique) if journal is not None else None
     bar = None
     try:

@@ -21,27 +21,40 @@ _WAIT_SLICE = 0.05
 
 
 def run_tasks(
-    func: Callable[[T, bytearray], int], tasks: Sequence[T], workers: int
+    func: Callable[[T, bytearray], int], tasks: Sequence[T], workers: int, each: bool = True
 ) -> Iterator[tuple[int, int]]:
-    """Yield (index, func(task, stop)) for every task, in the order they finish."""
+    """Yield (index, func(task, stop)) for every task, in the order they finish.
+
+    With each=False, yield (-1, subtotal) once per thread instead: the sum of
+    its tasks' results, without a hand-off to the caller per task.
+    """
     stop = bytearray(1)
-    finished: queue.Queue[tuple[int, int] | BaseException] = queue.Queue()
+    finished: queue.Queue[tuple[int, int] | BaseException | None] = queue.Queue()
     lock = threading.Lock()
     pending = iter(range(len(tasks)))
 
     def work() -> None:
+        subtotal = 0
         try:
             while not stop[0]:
                 with lock:
                     i = next(pending, None)
                 if i is None:
+                    if not each:
+                        finished.put((-1, subtotal))
                     return
                 result = func(tasks[i], stop)
-                if not stop[0]:  # a stopped search returns a partial count
+                if stop[0]:  # a stopped search returns a partial count
+                    return
+                if each:
                     finished.put((i, result))
+                else:
+                    subtotal += result
         except BaseException as exc:  # handed to the caller below
             stop[0] = 1
             finished.put(exc)
+        finally:
+            finished.put(None)  # this thread is done
 
     threads = [
         threading.Thread(target=work, name=f"nqueens-{k}", daemon=True)
@@ -50,16 +63,18 @@ def run_tasks(
     for thread in threads:
         thread.start()
     try:
-        for _ in range(len(tasks)):
-            while True:
-                try:
-                    item = finished.get(timeout=_WAIT_SLICE)
-                    break
-                except queue.Empty:
-                    continue
-            if isinstance(item, BaseException):
+        running = len(threads)
+        while running:
+            try:
+                item = finished.get(timeout=_WAIT_SLICE)
+            except queue.Empty:
+                continue
+            if item is None:
+                running -= 1
+            elif isinstance(item, BaseException):
                 raise item
-            yield item
+            else:
+                yield item
     finally:
         stop[0] = 1
         for thread in threads:
