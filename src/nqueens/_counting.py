@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, Union
 from . import _select
 from ._journal import Journal
 from ._parallel import run_tasks
-from ._validate import as_int, check_n, check_workers
+from ._validate import as_int, check_bool, check_n, check_workers
 
 # Cut the search into at least this many tasks per thread, so that the
 # threads finish together however uneven the tasks are.
@@ -212,9 +212,8 @@ def count(
     """
     n = check_n(n)
     pool: Workers = check_workers(workers)
-    for name, flag in (("unique", unique), ("progress", progress)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    unique = check_bool(unique, "unique")
+    progress = check_bool(progress, "progress")
     if depth is not None:
         depth = as_int(depth, "depth")
         if not 0 <= depth <= n:

@@ -6,7 +6,7 @@ import struct
 from collections.abc import Iterator
 
 from . import _select
-from ._validate import check_limit, check_n
+from ._validate import check_bool, check_limit, check_n
 
 # Placements fetched from the core per call, and squares searched per call
 # at most, so that a long gap between solutions still returns to Python
@@ -38,8 +38,7 @@ def solutions(
     """
     n = check_n(n)
     limit = check_limit(limit)
-    if not isinstance(unique, bool):
-        raise TypeError(f"unique must be a bool, not {type(unique).__name__}")
+    unique = check_bool(unique, "unique")
     return _generate(n, unique, limit)
 
 

@@ -20,6 +20,13 @@ def as_int(value: object, name: str) -> int:
         raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
 
 
+def check_bool(value: object, name: str) -> bool:
+    """Return value if it is a bool, or raise TypeError naming the argument."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+    return value
+
+
 def check_n(n: object) -> int:
     """Return n as an int, or raise TypeError / ValueError naming the limit."""
     value = as_int(n, "n")
