@@ -62,6 +62,13 @@ def test_iterate_solutions(benchmark, n):
     per_second(benchmark, n)
 
 
+def test_iterate_unique_solutions(benchmark):
+    n = 14
+    record(benchmark, n, "iterate solutions(unique=True) in Python, lexicographic order")
+    result = benchmark.pedantic(lambda: sum(1 for _ in nqueens.solutions(n, unique=True)), rounds=3)
+    assert result == A002562[n]
+
+
 @pytest.mark.parametrize("n", CORE_SIZES)
 def test_plain_c(benchmark, baseline, n):
     record(benchmark, n, "plain C, cc -O3")

@@ -23,6 +23,11 @@ def test_twin_and_extension_agree_on_every_function(native, n):
     assert native.count_symmetric(n) == twin.count_symmetric(n)
     if n >= 2:
         assert native.constellations(n) == twin.constellations(n)
+        for unique in (False, True):
+            fast_table, slow_table = native.Gathered(n, unique), twin.Gathered(n, unique)
+            assert fast_table.size == slow_table.size
+            size = fast_table.size
+            assert fast_table.tuples(0, size) == slow_table.tuples(0, size)
     for rows, cols in [((), ()), ((0,), (n // 2,)), ((0, n - 1), (1, n - 2)), ((1, 2), (0, 2))]:
         if n and all(r < n and c < n for r, c in zip(rows, cols)):
             assert native.count_preset(n, rows, cols, stop) == twin.count_preset(

@@ -6,6 +6,7 @@ import tracemalloc
 import pytest
 
 import nqueens
+from nqueens._enumerating import _WALK_LIMIT
 from nqueens._oeis import A000170, A002562
 
 
@@ -74,14 +75,58 @@ def test_iterating_partway_keeps_memory_flat(native_core, count):
 
 
 def test_iterating_partway_keeps_memory_flat_on_either_core(core):
+    # a limit small enough for the lazy walk
     tracemalloc.start()
     try:
-        for _ in itertools.islice(nqueens.solutions(12), 10_000):
+        for _ in nqueens.solutions(12, limit=10_000):
             pass
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 1_000_000
+
+
+def test_a_gathered_board_builds_its_tuples_a_chunk_at_a_time(native_core):
+    # n = 14 is enumerated whole in C (2.9 MB of keys, outside the Python
+    # heap); the tuples exist only a chunk at a time
+    tracemalloc.start()
+    try:
+        for _ in itertools.islice(nqueens.solutions(14), 200_000):
+            pass
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+
+
+@pytest.mark.parametrize("unique", [False, True])
+def test_the_gathered_table_and_the_lazy_walk_agree(core, unique):
+    # no limit: boards up to GATHER_MAX_N come from the sorted table; a
+    # limit up to _WALK_LIMIT takes the walk
+    sizes = range(2, 14) if core.__name__.endswith("_bitsolver") else range(2, 11)
+    for n in sizes:
+        table = list(nqueens.solutions(n, unique=unique))
+        walked = list(nqueens.solutions(n, unique=unique, limit=_WALK_LIMIT))
+        assert walked == table[:_WALK_LIMIT]
+        assert len(table) == (A002562 if unique else A000170)[n]
+
+
+def test_gathered_tables_match_oeis_up_to_their_largest_board(native_core):
+    for n in range(2, native_core.GATHER_MAX_N + 1):
+        assert native_core.Gathered(n, False).size == A000170[n]
+        assert native_core.Gathered(n, True).size == A002562[n]
+
+
+def test_gathered_refuses_what_it_cannot_hold(core):
+    with pytest.raises(ValueError, match="boards of 2 to"):
+        core.Gathered(core.GATHER_MAX_N + 1, False)
+    with pytest.raises(ValueError, match="boards of 2 to"):
+        core.Gathered(1, False)
+    table = core.Gathered(6, False)
+    assert table.tuples(1, 3) == [(2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2)]
+    for start, stop in [(-1, 2), (3, 2), (0, 5)]:
+        with pytest.raises(IndexError):
+            table.tuples(start, stop)
 
 
 def test_bad_arguments_raise_at_the_call_before_iterating():

@@ -26,11 +26,22 @@
 # This file takes checked C integers only: validation, defaults and
 # documentation live in the Python layer, once.
 
+from cpython.list cimport PyList_New
 from libc.stdint cimport uint64_t
-from libc.string cimport memset
+from libc.stdlib cimport free as release, realloc
+from libc.string cimport memcpy, memset
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+
+cdef extern from "Python.h":
+    # the raw C macros, so that Cython adds no reference counting of its own
+    ctypedef struct PyObject
+    PyObject *_tuple_new "PyTuple_New"(Py_ssize_t)
+    void _tuple_set "PyTuple_SET_ITEM"(PyObject *, Py_ssize_t, PyObject *)
+    void _list_set "PyList_SET_ITEM"(object, Py_ssize_t, PyObject *)
+    void _incref "Py_INCREF"(PyObject *)
+    void PyObject_GC_UnTrack(void *)
 
 cdef enum:
     _MAX_N = 64
@@ -41,8 +52,13 @@ cdef enum:
     # most 5! = 120 solutions
     _TAIL_ROWS = 5
     _TAIL_MOST = 120
+    # Gathered placements are packed 4 bits a column, first row highest
+    _GATHER_MAX_N = 15
+    # bits sorted per pass: the counts of one pass fit the first-level cache
+    _RADIX_BITS = 11
 
 MAX_N = _MAX_N
+GATHER_MAX_N = _GATHER_MAX_N
 
 
 cdef inline uint64_t _full_mask(int n) noexcept nogil:
@@ -61,6 +77,8 @@ cdef struct _Preset:
     int levels
     uint64_t avail
     _Level level[_MAX_N]
+    # the row of each level
+    int row[_MAX_N]
 
 
 cdef bint _apart(const int *rows, const int *cols, int k) noexcept nogil:
@@ -100,6 +118,7 @@ cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
             if 0 <= cols[i] - d < n:
                 mask |= (<uint64_t>1) << (cols[i] - d)
         b.level[level].blocked = mask
+        b.row[level] = r
         b.level[level].shift = 0  # the last level's, read but not used
         if level > 0:
             b.level[level - 1].shift = last - r
@@ -255,46 +274,71 @@ cdef int _constellation(int n, int top, int bottom, int left, int right,
     return _orbit(n, rows, cols, k[0])
 
 
+cdef struct _Borders:
+    # A walk over the canonical borders of an n board, (top, bottom, left,
+    # right) in increasing order; each with its weight and its k queens
+    int n
+    int top
+    int bottom
+    int left
+    int right
+    int weight
+    int k
+    int rows[4]
+    int cols[4]
+
+
+cdef void _first_border(_Borders *it, int n) noexcept nogil:
+    it.n = n
+    it.top = it.bottom = it.left = 0
+    it.right = -1
+
+
+cdef bint _next_border(_Borders *it) noexcept nogil:
+    # step to the next canonical border; False past the last
+    cdef int n = it.n
+    while True:
+        it.right += 1
+        if it.right == n:
+            it.right = 0
+            it.left += 1
+        if it.left == n:
+            it.left = 0
+            it.bottom += 1
+        if it.bottom == n:
+            it.bottom = 0
+            it.top += 1
+        if it.top == n:
+            return False
+        if _attack(n, it.top, it.bottom):
+            continue
+        it.weight = _constellation(n, it.top, it.bottom, it.left, it.right,
+                                   it.rows, it.cols, &it.k)
+        if it.weight:
+            return True
+
+
 def constellations(int n):
     """[(weight, top, bottom, left, right)] for every canonical border of n >= 2."""
-    cdef int top, bottom, left, right, weight, k
-    cdef int rows[4]
-    cdef int cols[4]
+    cdef _Borders it
     found = []
-    for top in range(n):
-        for bottom in range(n):
-            if _attack(n, top, bottom):
-                continue
-            for left in range(n):
-                for right in range(n):
-                    weight = _constellation(n, top, bottom, left, right, rows,
-                                            cols, &k)
-                    if weight:
-                        found.append((weight, top, bottom, left, right))
+    _first_border(&it, n)
+    while _next_border(&it):
+        found.append((it.weight, it.top, it.bottom, it.left, it.right))
     return found
 
 
 def count_solutions(int n, unsigned char[::1] stop):
     """All solutions of an n board: each canonical border times its orbit."""
-    cdef int top, bottom, left, right, weight, k
-    cdef int rows[4]
-    cdef int cols[4]
+    cdef _Borders it
     cdef uint64_t total = 0
     cdef volatile unsigned char *flag = &stop[0]
     if n <= 1:
         return 1
     with nogil:
-        for top in range(n):
-            for bottom in range(n):
-                if _attack(n, top, bottom) or stop[0]:
-                    continue
-                for left in range(n):
-                    for right in range(n):
-                        weight = _constellation(n, top, bottom, left, right,
-                                                rows, cols, &k)
-                        if weight:
-                            total += weight * _count_preset(n, rows, cols, k,
-                                                            flag)
+        _first_border(&it, n)
+        while not flag[0] and _next_border(&it):
+            total += it.weight * _count_preset(n, it.rows, it.cols, it.k, flag)
     return total
 
 
@@ -357,6 +401,238 @@ def count_symmetric(int n):
     return s.half_turn, s.quarter_turn
 
 
+# Every solution of a board at once, from the same symmetric search as the
+# count: each canonical border's completions, mapped by one symmetry from
+# each coset of the border's stabiliser (so each solution comes once),
+# packed into 64-bit keys whose order is the lexicographic order, then
+# sorted.  For unique=True a completion is kept only if no symmetry that
+# fixes its border maps it lower, and its smallest image is kept.
+
+cdef struct _Gather:
+    int n
+    bint unique
+    int images  # symmetries that map the border to each distinct image
+    int image[8]
+    int fixing  # symmetries that leave the border in place
+    int fix[8]
+    unsigned char p[_MAX_N]  # the placement being completed
+    uint64_t *keys
+    size_t size
+    size_t room
+    bint failed  # out of memory
+
+
+cdef void _placement_keys(const unsigned char *p, int n,
+                          uint64_t *keys) noexcept nogil:
+    # p's images under the 8 symmetries (numbered as in _image_key), each
+    # packed with its row 0 in the highest 4 bits.  Reflecting the columns
+    # turns each digit d into n-1-d, a subtraction from all digits n-1.
+    cdef int r, c, m = n - 1
+    cdef uint64_t same = 0, rows_reflected = 0, transposed = 0, turned = 0
+    cdef uint64_t top = 0
+    for r in range(n):
+        c = p[r]
+        same |= (<uint64_t>c) << 4 * (m - r)
+        rows_reflected |= (<uint64_t>c) << 4 * r
+        transposed |= (<uint64_t>r) << 4 * (m - c)
+        turned |= (<uint64_t>r) << 4 * c
+        top = top << 4 | m
+    keys[0] = same
+    keys[1] = top - same
+    keys[2] = rows_reflected
+    keys[3] = top - rows_reflected
+    keys[4] = transposed
+    keys[5] = turned
+    keys[6] = top - transposed
+    keys[7] = top - turned
+
+
+cdef void _keep(_Gather *g, uint64_t key) noexcept nogil:
+    cdef size_t room
+    cdef uint64_t *keys
+    if g.size == g.room:
+        room = 2 * g.room + 1024
+        keys = <uint64_t *>realloc(g.keys, room * sizeof(uint64_t))
+        if keys == NULL:
+            g.failed = True
+            return
+        g.keys = keys
+        g.room = room
+    g.keys[g.size] = key
+    g.size += 1
+
+
+cdef void _gathered(_Gather *g) noexcept nogil:
+    # g.p is a completion of the border: keep its images
+    cdef int i
+    cdef uint64_t keys[8]
+    cdef uint64_t least
+    _placement_keys(g.p, g.n, keys)
+    if not g.unique:
+        for i in range(g.images):
+            _keep(g, keys[g.image[i]])
+        return
+    least = keys[0]
+    for i in range(g.fixing):
+        if keys[g.fix[i]] < least:
+            return  # its class is kept through that image
+    for i in range(1, 8):
+        if keys[i] < least:
+            least = keys[i]
+    _keep(g, least)
+
+
+cdef void _gather(_Gather *g, const _Level *lv, const int *row,
+                  int levels_left, uint64_t avail, uint64_t ld,
+                  uint64_t rd) noexcept nogil:
+    # the counting search, writing each queen into g.p; levels_left >= 2
+    cdef uint64_t free = avail & ~(ld | rd | lv.blocked), bit, last
+    cdef uint64_t s = lv.shift
+    while free:
+        bit = free & (0 - free)
+        free ^= bit
+        g.p[row[0]] = __builtin_ctzll(bit)
+        if levels_left > 2:
+            _gather(g, lv + 1, row + 1, levels_left - 1, avail ^ bit,
+                    (ld | bit) << s, (rd | bit) >> s)
+            continue
+        # the last level: its one column holds a queen or the branch fails
+        last = avail ^ bit
+        if last & ~(((ld | bit) << s) | ((rd | bit) >> s) | lv[1].blocked):
+            g.p[row[1]] = __builtin_ctzll(last)
+            _gathered(g)
+
+
+cdef void _radix_sort(uint64_t *keys, uint64_t *spare, size_t size,
+                      int bits) noexcept nogil:
+    # least significant _RADIX_BITS first; the result ends in keys
+    cdef size_t count[1 << _RADIX_BITS]
+    cdef size_t i, at, c
+    cdef int shift = 0
+    cdef uint64_t *t
+    cdef uint64_t *source = keys
+    cdef uint64_t digits = (1 << _RADIX_BITS) - 1
+    while shift < bits:
+        memset(count, 0, sizeof(count))
+        for i in range(size):
+            count[source[i] >> shift & digits] += 1
+        at = 0
+        for i in range(1 << _RADIX_BITS):
+            c = count[i]
+            count[i] = at
+            at += c
+        for i in range(size):
+            c = source[i] >> shift & digits
+            spare[count[c]] = source[i]
+            count[c] += 1
+        t = source
+        source = spare
+        spare = t
+        shift += _RADIX_BITS
+    if source != keys:
+        memcpy(keys, source, size * sizeof(uint64_t))
+
+
+cdef void _gather_all(_Gather *g) noexcept nogil:
+    cdef int m = g.n - 1, i, j
+    cdef uint64_t keys[8]
+    cdef _Borders it
+    cdef _Preset b
+    _first_border(&it, g.n)
+    while _next_border(&it) and not g.failed:
+        g.images = g.fixing = 0
+        for i in range(8):
+            keys[i] = _image_key(g.n, it.rows, it.cols, it.k, i)
+            if keys[i] == keys[0]:
+                g.fix[g.fixing] = i
+                g.fixing += 1
+            for j in range(i):
+                if keys[j] == keys[i]:
+                    break
+            else:
+                g.image[g.images] = i
+                g.images += 1
+        _prepare(&b, g.n, it.rows, it.cols, it.k)
+        g.p[0] = it.top
+        g.p[m] = it.bottom
+        g.p[it.left] = 0
+        g.p[it.right] = m
+        if b.levels == 0:
+            _gathered(g)
+        elif b.levels == 1:
+            if b.avail & ~b.level[0].blocked:
+                g.p[b.row[0]] = __builtin_ctzll(b.avail)
+                _gathered(g)
+        else:
+            _gather(g, b.level, b.row, b.levels, b.avail, 0, 0)
+
+
+cdef class Gathered:
+    """Every solution (or one per symmetry class) of a board of 2 to
+    GATHER_MAX_N, in lexicographic order, held as packed keys."""
+    cdef int n
+    cdef uint64_t *keys
+    cdef readonly Py_ssize_t size
+
+    def __cinit__(self, int n, bint unique):
+        cdef _Gather g
+        cdef uint64_t *spare = NULL
+        if not 2 <= n <= _GATHER_MAX_N:
+            raise ValueError(f"Gathered takes boards of 2 to {_GATHER_MAX_N}")
+        memset(&g, 0, sizeof(g))
+        g.n = n
+        g.unique = unique
+        self.n = n
+        with nogil:
+            _gather_all(&g)
+            if not g.failed:
+                spare = <uint64_t *>realloc(NULL, (g.size + 1) * sizeof(uint64_t))
+            if spare != NULL:
+                _radix_sort(g.keys, spare, g.size, 4 * n)
+                release(spare)
+            else:
+                g.failed = True
+        if g.failed:
+            release(g.keys)
+            raise MemoryError
+        self.keys = g.keys
+        self.size = g.size
+
+    def __dealloc__(self):
+        release(self.keys)
+
+    def tuples(self, Py_ssize_t start, Py_ssize_t stop):
+        """Placements start to stop - 1 as a list of tuples."""
+        cdef Py_ssize_t i, size = stop - start
+        cdef int r, n = self.n
+        cdef uint64_t key
+        cdef list found
+        cdef PyObject *placement
+        cdef PyObject *digit[16]
+        if not 0 <= start <= stop <= self.size:
+            raise IndexError("placements out of range")
+        found = PyList_New(size)
+        for r in range(16):
+            digit[r] = <PyObject *>_DIGITS[r]
+        for i in range(size):
+            key = self.keys[start + i]
+            placement = _tuple_new(n)
+            if placement == NULL:
+                raise MemoryError
+            for r in range(n - 1, -1, -1):
+                _incref(digit[key & 15])
+                _tuple_set(placement, r, digit[key & 15])
+                key >>= 4
+            # a tuple of ints can hold no cycle: the collector need not
+            # follow it (CPython itself untracks such tuples when it meets them)
+            PyObject_GC_UnTrack(placement)
+            _list_set(found, i, placement)
+        return found
+
+
+_DIGITS = tuple(range(16))
+
+
 cdef bint _image_precedes(const unsigned char *p, const unsigned char *src,
                           int n, bint flip_rows, bint flip_cols) noexcept nogil:
     # Whether the image of p read from src (p or its inverse), with rows
@@ -401,6 +677,8 @@ cdef class Enumerator:
     cdef uint64_t ld[_MAX_N + 1]
     cdef uint64_t rd[_MAX_N + 1]
     cdef uint64_t free[_MAX_N + 1]
+    # the columns each row may take: all, but for a unique walk's bounds
+    cdef uint64_t allowed[_MAX_N + 1]
     cdef unsigned char placement[_MAX_N]
 
     def __init__(self, int n, prefix, bint unique):
@@ -409,6 +687,8 @@ cdef class Enumerator:
         self.n = n
         self.unique = unique
         self.full = _full_mask(n)
+        for r in range(n + 1):
+            self.allowed[r] = self.full
         self.cols[0] = self.ld[0] = self.rd[0] = 0
         self.done = False
         r = 0
@@ -422,15 +702,33 @@ cdef class Enumerator:
             self.rd[r + 1] = (self.rd[r] | bit) >> 1
             r += 1
         self.start = self.row = r
+        if unique:
+            # a canonical placement is no greater than its mirror image
+            self.allowed[0] = _full_mask((n + 1) // 2)
+            if r > 0:
+                self._bound(self.placement[0])
         if r < n:
             self._open_row()
-            if unique and r == 0:
-                # a canonical placement is no greater than its mirror image
-                self.free[0] &= _full_mask((n + 1) // 2)
+
+    cdef void _bound(self, int d) noexcept nogil:
+        # A canonical placement's queen in row 0, in column d, is no further
+        # from a corner than the other border queens (else an image would
+        # start lower): columns 0 and n-1 stay empty in the first and last d
+        # rows, and the last row's queen lies in columns d to n-1-d.
+        cdef int r, n = self.n
+        cdef uint64_t edges = 1 | (<uint64_t>1) << (n - 1)
+        if n < 2:
+            return
+        for r in range(1, n):
+            self.allowed[r] = self.full
+            if r < d or r > n - 1 - d:
+                self.allowed[r] &= ~edges
+        self.allowed[n - 1] &= _full_mask(n - d) & ~_full_mask(d)
 
     cdef inline void _open_row(self) noexcept nogil:
         cdef int r = self.row
-        self.free[r] = self.full & ~(self.cols[r] | self.ld[r] | self.rd[r])
+        self.free[r] = self.allowed[r] & ~(
+            self.cols[r] | self.ld[r] | self.rd[r])
 
     cdef int _walk(self, unsigned char *out, int max_count,
                    long long max_nodes) noexcept nogil:
@@ -463,6 +761,8 @@ cdef class Enumerator:
             bit = f & (0 - f)
             self.free[r] = f ^ bit
             self.placement[r] = __builtin_ctzll(bit)
+            if r == 0 and self.unique:
+                self._bound(self.placement[0])
             self.cols[r + 1] = self.cols[r] | bit
             self.ld[r + 1] = (self.ld[r] | bit) << 1
             self.rd[r + 1] = (self.rd[r] | bit) >> 1
@@ -486,7 +786,8 @@ cdef class Enumerator:
                         out[found * n + i] = self.placement[i]
                     found += 1
                 continue
-            f = self.full & ~(cols | bit | ((ld | bit) << 1) | ((rd | bit) >> 1))
+            f = self.allowed[r + 1] & ~(cols | bit | ((ld | bit) << 1)
+                                        | ((rd | bit) >> 1))
             if f:
                 found = self._tail(r + 1, f, cols | bit, (ld | bit) << 1,
                                    (rd | bit) >> 1, out, found)

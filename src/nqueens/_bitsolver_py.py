@@ -7,12 +7,14 @@ Arguments are already checked by ``nqueens._api``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 MAX_N = 64
 _POLL_ROWS = 10
 _TAIL_ROWS = 5
 _TAIL_MOST = 120
+GATHER_MAX_N = 15
 
 
 def _full_mask(n: int) -> int:
@@ -29,6 +31,7 @@ class _Preset:
         self.avail = 0
         self.blocked: list[int] = []
         self.shift: list[int] = []
+        self.row: list[int] = []
 
 
 def _apart(rows: Sequence[int], cols: Sequence[int], k: int) -> bool:
@@ -62,6 +65,7 @@ def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Prese
             if 0 <= cols[i] - d < n:
                 mask |= 1 << (cols[i] - d)
         b.blocked.append(mask)
+        b.row.append(r)
         if b.levels > 0:
             b.shift.append(last - r)
         last = r
@@ -173,37 +177,45 @@ def _constellation(
     return _orbit(n, rows, cols, k), k
 
 
-def constellations(n: int) -> list[tuple[int, int, int, int, int]]:
-    """[(weight, top, bottom, left, right)] for every canonical border of n >= 2."""
-    rows, cols = [0] * 4, [0] * 4
-    found = []
+class _Border(NamedTuple):
+    weight: int
+    top: int
+    bottom: int
+    left: int
+    right: int
+    rows: list[int]
+    cols: list[int]
+    k: int
+
+
+def _borders(n: int) -> Iterator[_Border]:
+    # the canonical borders, (top, bottom, left, right) in increasing order
     for top in range(n):
         for bottom in range(n):
             if _attack(n, top, bottom):
                 continue
             for left in range(n):
                 for right in range(n):
-                    weight, _ = _constellation(n, top, bottom, left, right, rows, cols)
+                    rows, cols = [0] * 4, [0] * 4
+                    weight, k = _constellation(n, top, bottom, left, right, rows, cols)
                     if weight:
-                        found.append((weight, top, bottom, left, right))
-    return found
+                        yield _Border(weight, top, bottom, left, right, rows, cols, k)
+
+
+def constellations(n: int) -> list[tuple[int, int, int, int, int]]:
+    """[(weight, top, bottom, left, right)] for every canonical border of n >= 2."""
+    return [(b.weight, b.top, b.bottom, b.left, b.right) for b in _borders(n)]
 
 
 def count_solutions(n: int, stop: bytearray) -> int:
     """All solutions of an n board: each canonical border times its orbit."""
     if n <= 1:
         return 1
-    rows, cols = [0] * 4, [0] * 4
     total = 0
-    for top in range(n):
-        for bottom in range(n):
-            if _attack(n, top, bottom) or stop[0]:
-                continue
-            for left in range(n):
-                for right in range(n):
-                    weight, k = _constellation(n, top, bottom, left, right, rows, cols)
-                    if weight:
-                        total += weight * _count_preset(n, rows, cols, k, stop)
+    for b in _borders(n):
+        if stop[0]:
+            break
+        total += b.weight * _count_preset(n, b.rows, b.cols, b.k, stop)
     return total
 
 
@@ -247,6 +259,108 @@ def count_symmetric(n: int) -> tuple[int, int]:
     return found[0], found[1]
 
 
+def _placement_keys(p: Sequence[int], n: int) -> list[int]:
+    # p's 8 images, numbered as in _image_key, packed 4 bits a row, row 0 highest
+    m = n - 1
+    same = rows_reflected = transposed = turned = top = 0
+    for r in range(n):
+        c = p[r]
+        same |= c << 4 * (m - r)
+        rows_reflected |= c << 4 * r
+        transposed |= r << 4 * (m - c)
+        turned |= r << 4 * c
+        top = top << 4 | m
+    return [
+        same,
+        top - same,
+        rows_reflected,
+        top - rows_reflected,
+        transposed,
+        turned,
+        top - transposed,
+        top - turned,
+    ]
+
+
+class _Gather:
+    def __init__(self, n: int, unique: bool) -> None:
+        self.n = n
+        self.unique = unique
+        self.image: list[int] = []
+        self.fix: list[int] = []
+        self.p = [0] * n
+        self.keys: list[int] = []
+
+
+def _gathered(g: _Gather) -> None:
+    keys = _placement_keys(g.p, g.n)
+    if not g.unique:
+        g.keys.extend(keys[i] for i in g.image)
+        return
+    if any(keys[i] < keys[0] for i in g.fix):
+        return  # its class is kept through that image
+    g.keys.append(min(keys))
+
+
+def _gather(g: _Gather, b: _Preset, level: int, avail: int, ld: int, rd: int) -> None:
+    free = avail & ~(ld | rd | b.blocked[level])
+    s = b.shift[level]
+    while free:
+        bit = free & -free
+        free ^= bit
+        g.p[b.row[level]] = bit.bit_length() - 1
+        if b.levels - level > 2:
+            _gather(g, b, level + 1, avail ^ bit, (ld | bit) << s, (rd | bit) >> s)
+            continue
+        last = avail ^ bit
+        if last & ~(((ld | bit) << s) | ((rd | bit) >> s) | b.blocked[level + 1]):
+            g.p[b.row[level + 1]] = last.bit_length() - 1
+            _gathered(g)
+
+
+def _gather_all(g: _Gather) -> None:
+    m = g.n - 1
+    for border in _borders(g.n):
+        keys = [_image_key(g.n, border.rows, border.cols, border.k, i) for i in range(8)]
+        g.fix = [i for i in range(8) if keys[i] == keys[0]]
+        g.image = [i for i in range(8) if keys[i] not in keys[:i]]
+        b = _prepare(g.n, border.rows, border.cols, border.k)
+        assert b is not None
+        g.p[0], g.p[m], g.p[border.left], g.p[border.right] = border.top, border.bottom, 0, m
+        if b.levels == 0:
+            _gathered(g)
+        elif b.levels == 1:
+            if b.avail & ~b.blocked[0]:
+                g.p[b.row[0]] = b.avail.bit_length() - 1
+                _gathered(g)
+        else:
+            _gather(g, b, 0, b.avail, 0, 0)
+
+
+class Gathered:
+    """Every solution (or one per symmetry class) of a board of 2 to
+    GATHER_MAX_N, in lexicographic order, held as packed keys."""
+
+    def __init__(self, n: int, unique: bool) -> None:
+        if not 2 <= n <= GATHER_MAX_N:
+            raise ValueError(f"Gathered takes boards of 2 to {GATHER_MAX_N}")
+        g = _Gather(n, unique)
+        _gather_all(g)
+        # the .pyx sorts by radix; any sort gives the same order
+        self._keys = sorted(g.keys)
+        self._n = n
+        self.size = len(self._keys)
+
+    def tuples(self, start: int, stop: int) -> list[tuple[int, ...]]:
+        """Placements start to stop - 1 as a list of tuples."""
+        if not 0 <= start <= stop <= self.size:
+            raise IndexError("placements out of range")
+        n = self._n
+        return [
+            tuple(key >> 4 * (n - 1 - r) & 15 for r in range(n)) for key in self._keys[start:stop]
+        ]
+
+
 def _image_precedes(p: list[int], src: list[int], n: int, flip_rows: bool, flip_cols: bool) -> bool:
     for i in range(n):
         q = src[n - 1 - i] if flip_rows else src[i]
@@ -287,6 +401,7 @@ class Enumerator:
         self.ld = [0] * (n + 1)
         self.rd = [0] * (n + 1)
         self.free = [0] * (n + 1)
+        self.allowed = [self.full] * (n + 1)
         self.placement = [0] * n
         self.done = False
         r = 0
@@ -300,14 +415,28 @@ class Enumerator:
             self.rd[r + 1] = (self.rd[r] | bit) >> 1
             r += 1
         self.start = self.row = r
+        if unique:
+            self.allowed[0] = _full_mask((n + 1) // 2)
+            if r > 0:
+                self._bound(self.placement[0])
         if r < n:
             self._open_row()
-            if unique and r == 0:
-                self.free[0] &= _full_mask((n + 1) // 2)
+
+    def _bound(self, d: int) -> None:
+        # the .pyx explains these bounds of a canonical placement
+        n = self.n
+        if n < 2:
+            return
+        edges = 1 | 1 << (n - 1)
+        for r in range(1, n):
+            self.allowed[r] = self.full
+            if r < d or r > n - 1 - d:
+                self.allowed[r] &= ~edges
+        self.allowed[n - 1] &= _full_mask(n - d) & ~_full_mask(d)
 
     def _open_row(self) -> None:
         r = self.row
-        self.free[r] = self.full & ~(self.cols[r] | self.ld[r] | self.rd[r])
+        self.free[r] = self.allowed[r] & ~(self.cols[r] | self.ld[r] | self.rd[r])
 
     def _walk(self, out: bytearray, max_count: int, max_nodes: int) -> int:
         found = 0
@@ -332,6 +461,8 @@ class Enumerator:
             bit = f & -f
             self.free[r] = f ^ bit
             self.placement[r] = bit.bit_length() - 1
+            if r == 0 and self.unique:
+                self._bound(self.placement[0])
             self.cols[r + 1] = self.cols[r] | bit
             self.ld[r + 1] = ((self.ld[r] | bit) << 1) & self.full
             self.rd[r + 1] = (self.rd[r] | bit) >> 1
@@ -353,7 +484,7 @@ class Enumerator:
                     out[found * n : found * n + n] = bytes(self.placement)
                     found += 1
                 continue
-            f = self.full & ~(cols | bit | ((ld | bit) << 1) | ((rd | bit) >> 1))
+            f = self.allowed[r + 1] & ~(cols | bit | ((ld | bit) << 1) | ((rd | bit) >> 1))
             if f:
                 found = self._tail(
                     r + 1, f, cols | bit, (ld | bit) << 1, (rd | bit) >> 1, out, found
