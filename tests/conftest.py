@@ -108,6 +108,19 @@ def brute() -> Callable[[int], list[tuple[int, ...]]]:
 
 
 @pytest.fixture(scope="session")
+def border_queens() -> Callable[[int, int, int, int, int], tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(rows, cols) of the queens of a border (top, bottom, left, right), a corner one once."""
+
+    def queens(
+        n: int, top: int, bottom: int, left: int, right: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        placed = sorted({(0, top), (n - 1, bottom), (left, 0), (right, n - 1)})
+        return tuple(r for r, _ in placed), tuple(c for _, c in placed)
+
+    return queens
+
+
+@pytest.fixture(scope="session")
 def canonical() -> Callable[[tuple[int, ...]], tuple[int, ...]]:
     return lambda placement: min(images(placement))
 

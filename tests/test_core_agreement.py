@@ -44,6 +44,17 @@ def test_twin_and_extension_agree_on_every_function(native, n):
             assert fast.done == slow.done
 
 
+def test_twin_and_extension_agree_where_the_table_is_used(native, border_queens):
+    # from 11 levels on the core meets a table of the last rows by default
+    stop = bytearray(1)
+    for n in (14, 15):
+        for _, *border in native.constellations(n)[::300]:
+            rows, cols = border_queens(n, *border)
+            assert native.count_preset(n, rows, cols, stop) == twin.count_preset(
+                n, rows, cols, stop
+            )
+
+
 @pytest.mark.parametrize("n", range(2, 16))
 def test_symmetry_classes_are_whole(native, n):
     # Burnside: C2 = R/2 classes of 2 solutions (quarter-turn symmetric),

@@ -55,6 +55,28 @@ def test_core_counts_completions_of_placed_queens(core, brute):
     assert core.count_preset(8, (0, 1), (0, 1), bytearray(1)) == 0
 
 
+@pytest.mark.parametrize("n", range(4, 10))
+def test_table_of_the_last_rows_meets_the_search_at_any_depth(core, brute, border_queens, n):
+    # upper = k matches the last k searched rows from a table (0: none): the
+    # counts agree with the brute force for every k, presets or not
+    presets = [((), ()), ((0,), (1,)), ((0, n - 1), (1, n - 2)), ((0, 2), (0, 1))]
+    presets += [border_queens(n, *border) for _, *border in core.constellations(n)[:8]]
+    for rows, cols in presets:
+        expected = sum(1 for p in brute(n) if all(p[r] == c for r, c in zip(rows, cols)))
+        for upper in range(n + 2):
+            assert core.count_preset(n, rows, cols, bytearray(1), upper) == expected
+
+
+def test_table_gives_the_same_counts_as_the_search_on_big_boards(native_core, border_queens):
+    # n = 15 and 16 meet in the middle by default (half the levels, up to 7)
+    for n in (15, 16):
+        for _, *border in native_core.constellations(n)[::400]:
+            rows, cols = border_queens(n, *border)
+            searched = native_core.count_preset(n, rows, cols, bytearray(1), 0)
+            for upper in (-1, 3, 6, 9):
+                assert native_core.count_preset(n, rows, cols, bytearray(1), upper) == searched
+
+
 def test_constellations_stand_for_every_border(core, brute, canonical):
     # each canonical border, weighted by its orbit, covers the solutions once
     for n in range(4, 9):

@@ -15,6 +15,10 @@ _POLL_ROWS = 10
 _TAIL_ROWS = 5
 _TAIL_MOST = 120
 GATHER_MAX_N = 15
+_UPPER_MOST = 7
+_MITM_MIN_LEVELS = 11
+_MITM_MAX_COLUMNS = 18
+_LOW32 = 0xFFFFFFFF
 
 
 def _full_mask(n: int) -> int:
@@ -74,7 +78,73 @@ def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Prese
     return b
 
 
-def _search(b: _Preset, level: int, avail: int, ld: int, rd: int) -> int:
+class _Upper:
+    """The last levels' placements, grouped by the columns they take, each
+    packed as what it attacks in the first of those rows (see the .pyx)."""
+
+    def __init__(self) -> None:
+        self.boundary = -1  # the first level matched from the table; -1: none
+        self.table: dict[int, list[int]] = {}
+
+
+def _list_upper(
+    u: _Upper,
+    b: _Preset,
+    level: int,
+    inner: int,
+    cols: int,
+    ld: int,
+    rd: int,
+    diag: int,
+    anti: int,
+    first_row: int,
+) -> None:
+    free = inner & ~(cols | ld | rd | b.blocked[level])
+    s = b.shift[level]
+    d = first_row - b.row[level]
+    while free:
+        bit = free & -free
+        free ^= bit
+        if level + 1 < b.levels:
+            _list_upper(
+                u,
+                b,
+                level + 1,
+                inner,
+                cols | bit,
+                (ld | bit) << s,
+                (rd | bit) >> s,
+                diag | bit >> d,
+                anti | bit << d,
+                first_row,
+            )
+            continue
+        entry = ((diag | bit >> d) & _LOW32) | (anti | bit << d) << 32
+        u.table.setdefault(cols | bit, []).append(entry)
+
+
+def _upper_rows(b: _Preset) -> int:
+    if b.levels < _MITM_MIN_LEVELS:
+        return 0
+    return min(b.levels // 2, _UPPER_MOST)
+
+
+def _build_upper(b: _Preset, rows: int) -> _Upper:
+    u = _Upper()
+    first = b.levels - rows
+    _list_upper(u, b, first, b.avail, 0, 0, 0, 0, 0, b.row[first])
+    u.boundary = first
+    return u
+
+
+def _matches(u: _Upper, avail: int, ld: int, rd: int) -> int:
+    key = (ld & _LOW32) | rd << 32
+    return sum(1 for entry in u.table.get(avail, ()) if not entry & key)
+
+
+def _search(b: _Preset, level: int, avail: int, ld: int, rd: int, u: _Upper) -> int:
+    if level == u.boundary:
+        return _matches(u, avail, ld, rd)
     free = avail & ~(ld | rd | b.blocked[level])
     if avail & (avail - 1) == 0:
         return 1 if free else 0
@@ -83,35 +153,50 @@ def _search(b: _Preset, level: int, avail: int, ld: int, rd: int) -> int:
     while free:
         bit = free & -free
         free ^= bit
-        total += _search(b, level + 1, avail ^ bit, (ld | bit) << s, (rd | bit) >> s)
+        total += _search(b, level + 1, avail ^ bit, (ld | bit) << s, (rd | bit) >> s, u)
     return total
 
 
-def _search_polled(b: _Preset, level: int, avail: int, ld: int, rd: int, stop: bytearray) -> int:
+def _search_polled(
+    b: _Preset, level: int, avail: int, ld: int, rd: int, u: _Upper, stop: bytearray
+) -> int:
     if b.levels - level < _POLL_ROWS:
-        return _search(b, level, avail, ld, rd)
+        return _search(b, level, avail, ld, rd, u)
     free = avail & ~(ld | rd | b.blocked[level])
     s = b.shift[level]
     total = 0
     while free and not stop[0]:
         bit = free & -free
         free ^= bit
-        total += _search_polled(b, level + 1, avail ^ bit, (ld | bit) << s, (rd | bit) >> s, stop)
+        total += _search_polled(
+            b, level + 1, avail ^ bit, (ld | bit) << s, (rd | bit) >> s, u, stop
+        )
     return total
 
 
-def _count_preset(n: int, rows: Sequence[int], cols: Sequence[int], k: int, stop: bytearray) -> int:
+def _count_preset(
+    n: int, rows: Sequence[int], cols: Sequence[int], k: int, upper: int, stop: bytearray
+) -> int:
     b = _prepare(n, rows, cols, k)
     if b is None:
         return 0
     if b.levels == 0:
         return 1
-    return _search_polled(b, 0, b.avail, 0, 0, stop)
+    if upper < 0:
+        upper = _upper_rows(b)
+    upper = min(upper, b.levels, _POLL_ROWS - 1)
+    u = _Upper()
+    if upper > 0 and n <= 24 and bin(b.avail).count("1") <= _MITM_MAX_COLUMNS:
+        u = _build_upper(b, upper)
+    return _search_polled(b, 0, b.avail, 0, 0, u, stop)
 
 
-def count_preset(n: int, rows: Sequence[int], cols: Sequence[int], stop: bytearray) -> int:
-    """Solutions that extend the queens placed at (rows[i], cols[i])."""
-    return _count_preset(n, rows, cols, len(rows), stop)
+def count_preset(
+    n: int, rows: Sequence[int], cols: Sequence[int], stop: bytearray, upper: int = -1
+) -> int:
+    """Solutions that extend the queens placed at (rows[i], cols[i]); upper:
+    how many of the last rows to match from a table (-1: the core's choice)."""
+    return _count_preset(n, rows, cols, len(rows), upper, stop)
 
 
 def _image_key(n: int, rows: Sequence[int], cols: Sequence[int], k: int, symmetry: int) -> int:
@@ -215,7 +300,7 @@ def count_solutions(n: int, stop: bytearray) -> int:
     for b in _borders(n):
         if stop[0]:
             break
-        total += b.weight * _count_preset(n, b.rows, b.cols, b.k, stop)
+        total += b.weight * _count_preset(n, b.rows, b.cols, b.k, -1, stop)
     return total
 
 
