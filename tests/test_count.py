@@ -77,6 +77,30 @@ def test_table_gives_the_same_counts_as_the_search_on_big_boards(native_core, bo
                 assert native_core.count_preset(n, rows, cols, bytearray(1), upper) == searched
 
 
+@pytest.mark.parametrize("upper", [2, 3, 4])
+def test_a_kept_table_serves_the_next_borders_alike_at_the_top(core, border_queens, upper):
+    # one Tables object across borders in the core's order (consecutive ones
+    # share a table) and in a shuffled order (the table is rebuilt): the
+    # counts are those of the plain search
+    stop = bytearray(1)
+    for n in range(6, 11):
+        borders = [border_queens(n, *b) for _, *b in core.constellations(n)]
+        for order in (borders, borders[::3] + borders[1::3] + borders[2::3]):
+            tables = core.Tables()
+            for rows, cols in order:
+                kept = core.count_preset(n, rows, cols, stop, upper, tables)
+                assert kept == core.count_preset(n, rows, cols, stop, 0)
+
+
+def test_count_each_is_count_preset_task_by_task(core):
+    # count_each counts a run of tasks in one call, keeping tables between them
+    for n in (10, 12) if core.__name__.endswith("_bitsolver_py") else (12, 14, 15):
+        tasks = nqueens.subproblems(n, depth=1)[:300]
+        found = core.count_each(tasks, bytearray(1), core.Tables())
+        assert found == [core.count_preset(n, t.rows, t.cols, bytearray(1)) for t in tasks]
+    assert core.count_each([], bytearray(1), core.Tables()) == []
+
+
 def test_constellations_stand_for_every_border(core, brute, canonical):
     # each canonical border, weighted by its orbit, covers the solutions once
     for n in range(4, 9):

@@ -79,6 +79,20 @@ def test_tasks_are_small_picklable_values():
     assert pickle.loads(pickle.dumps(count_subproblem)) is count_subproblem
 
 
+def test_tasks_that_can_share_a_table_come_together():
+    # tasks that differ only in the queen of the last row are neighbours, and
+    # each run of them is handed to one thread whole
+    from nqueens._counting import _runs, _sharing_order
+
+    for n, depth in [(12, 0), (12, 1), (16, 0), (16, 1)]:
+        tasks = nqueens.subproblems(n, depth=depth)
+        keys = [repr(_sharing_order(t)[0]) for t in tasks]
+        runs = _runs(tasks)
+        assert runs[0] == 0 and runs == sorted(set(runs))
+        assert len(set(keys)) == len(runs)  # each key in one run only
+        assert all(keys[i] != keys[i - 1] for i in runs[1:])
+
+
 def test_task_count_grows_with_n():
     sizes = [len(subproblems(n)) for n in (8, 12, 16, 20)]
     assert sizes == sorted(sizes)

@@ -3,9 +3,20 @@ from collections.abc import Iterable, Sequence
 MAX_N: int
 GATHER_MAX_N: int
 
+class Tables:
+    def __init__(self) -> None: ...
+
 def count_preset(
-    n: int, rows: Sequence[int], cols: Sequence[int], stop: bytearray, upper: int = -1
+    n: int,
+    rows: Sequence[int],
+    cols: Sequence[int],
+    stop: bytearray,
+    upper: int = -1,
+    tables: Tables | None = None,
 ) -> int: ...
+def count_each(
+    tasks: Sequence[tuple[int, int, Sequence[int], Sequence[int]]], stop: bytearray, tables: Tables
+) -> list[int]: ...
 def constellations(n: int) -> list[tuple[int, int, int, int, int]]: ...
 def count_solutions(n: int, stop: bytearray) -> int: ...
 def count_symmetric(n: int) -> tuple[int, int]: ...

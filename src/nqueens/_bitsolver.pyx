@@ -22,6 +22,8 @@
 # the other rows; what the placed queens attack in each row is a
 # precomputed mask (`blocked`), since some of them lie below.  The search
 # runs bottom up; a diagonal mask shifts the same way whichever way it goes.
+# Its last levels are not searched but matched from a table of their
+# placements (meeting in the middle, below).
 #
 # This file takes checked C integers only: validation, defaults and
 # documentation live in the Python layer, once.
@@ -29,7 +31,7 @@
 from cpython.list cimport PyList_New
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free as release, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -56,12 +58,14 @@ cdef enum:
     _GATHER_MAX_N = 15
     # bits sorted per pass: the counts of one pass fit the first-level cache
     _RADIX_BITS = 11
-    # the meeting in the middle: how many levels come from the table, from
-    # how many levels on, and for at most how many empty columns (2**18
+    # the meeting in the middle: how many levels come from the table at the
+    # most, from how many levels on, and for at most how many columns (2**20
     # buckets)
-    _UPPER_MOST = 7
-    _MITM_MIN_LEVELS = 11
-    _MITM_MAX_COLUMNS = 18
+    _UPPER_MOST = 9
+    _MITM_MIN_LEVELS = 10
+    _MITM_MAX_COLUMNS = 20
+    _TABLE_MOST = 1 << 22  # entries (32 MiB)
+    _NO_QUEEN = 255
 
 MAX_N = _MAX_N
 GATHER_MAX_N = _GATHER_MAX_N
@@ -135,27 +139,42 @@ cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
 
 
 # The last levels meet the others in the middle.  Their placements are
-# listed once per preset (the "upper" table), grouped by the columns they
-# take, each packed as the diagonals it attacks in the first of those rows:
-# the ones running like ld in the low 32 bits, like rd in the high 32.  The
-# search of the other levels then stops at that row: with its empty
-# columns and its ld and rd masks it counts the table entries that take
-# exactly those columns and share no diagonal, a branch-free scan instead
-# of a subtree.  About 20% faster at n = 16, 30% at n = 17.
+# listed in a table, grouped by the columns they take, each packed as the
+# diagonals it attacks in the first (lowest) of those rows: the ones
+# running like ld in the low 32 bits, like rd in the high 32.  The search of
+# the other levels stops at that row: with its empty columns and its ld and
+# rd masks it counts the entries that take exactly those columns and share
+# no diagonal, a branch-free scan instead of a subtree.
+#
+# A table depends only on its rows and on the placed queens it must avoid.
+# The queen of the last row is left out: like a searched queen, it is
+# matched through the key (its diagonals, `seed`), and its column is never
+# in a looked up set.  So one table serves all the borders that differ only
+# at the bottom, and the borders come in an order that keeps those
+# together: 384 tables for the 3206 borders of n = 16.
 
 cdef uint64_t _LOW32 = 0xFFFFFFFF
 
 
 cdef struct _Upper:
-    const _Level *boundary  # the first level matched from the table
-    # while the table is listed: its levels, their distances to the
-    # first's row, and the columns the search has
-    const _Level *first
+    # what the table is for: n, its rows (a mask, and the first), and the
+    # placed queen of each row but the last (_NO_QUEEN if none); built, or
+    # found too big
+    bint built
+    bint too_big
+    int n
     int rows
-    int distance[_MAX_N]
-    uint64_t inner
+    int first_row
+    uint64_t row_mask
+    unsigned char placed[_MAX_N]
+    # the table: the columns its queens may take, its levels (blocked by
+    # those placed queens), and the entries of bucket i, start[i] to
+    # start[i+1]-1
+    uint64_t allowed
+    _Level level[_MAX_N]
+    int distance[_MAX_N]  # from the first row
     uint64_t *entry
-    unsigned int *start  # the entries of bucket i: start[i] to start[i+1]-1
+    unsigned int *start
     unsigned int squeeze[3][256]  # columns to bucket, a byte at a time
     unsigned int rank[64]  # one column's bit in a bucket number
     # while the table is listed: each entry with its bucket
@@ -164,6 +183,20 @@ cdef struct _Upper:
     size_t size
     size_t room
     bint failed
+    # for the search at hand: the level met from the table, and what the
+    # last row's placed queen attacks in its first row, packed as a key
+    const _Level *boundary
+    uint64_t seed
+
+
+cdef void _release_upper(_Upper *u) noexcept nogil:
+    release(u.entry)
+    release(u.start)
+    release(u.listed)
+    release(u.bucket)
+    u.entry = u.listed = NULL
+    u.start = u.bucket = NULL
+    u.built = u.too_big = False
 
 
 cdef inline unsigned int _bucket(const _Upper *u, uint64_t columns) noexcept nogil:
@@ -172,7 +205,9 @@ cdef inline unsigned int _bucket(const _Upper *u, uint64_t columns) noexcept nog
 
 
 cdef bint _grow_upper(_Upper *u) noexcept nogil:
-    cdef size_t room = 2 * u.room + 4096
+    # more room for entries, up to _TABLE_MOST: a bigger table would take
+    # long to list, in memory the search does not make up for
+    cdef size_t room = min(2 * u.room + 4096, <size_t>_TABLE_MOST)
     cdef uint64_t *listed = <uint64_t *>realloc(u.listed,
                                                 room * sizeof(uint64_t))
     cdef unsigned int *bucket
@@ -181,7 +216,7 @@ cdef bint _grow_upper(_Upper *u) noexcept nogil:
     bucket = <unsigned int *>realloc(u.bucket, room * sizeof(unsigned int))
     if bucket != NULL:
         u.bucket = bucket
-    if listed == NULL or bucket == NULL:
+    if listed == NULL or bucket == NULL or room == u.room:
         u.failed = True
         return False
     u.room = room
@@ -196,11 +231,11 @@ cdef inline uint64_t _seen(uint64_t bit, int d) noexcept nogil:
 
 cdef void _list_upper(_Upper *u, int i, uint64_t cols, unsigned int bucket,
                       uint64_t ld, uint64_t rd, uint64_t seen) noexcept nogil:
-    # every placement of the table's levels i, i+1, ... (on any of the inner
-    # columns) below the queens so far: cols, in bucket numbering too, ld
-    # and rd as in the search, and seen, what they attack in the first row
-    cdef const _Level *lv = u.first + i
-    cdef uint64_t free = u.inner & ~(cols | ld | rd | lv.blocked), bit
+    # every placement of the table's levels i, i+1, ... below the queens so
+    # far: cols, in bucket numbering too, ld and rd as in the search, and
+    # seen, what they attack in the first row
+    cdef const _Level *lv = &u.level[i]
+    cdef uint64_t free = u.allowed & ~(cols | ld | rd | lv.blocked), bit
     cdef uint64_t s = lv.shift
     cdef int d = u.distance[i]
     if i + 1 == u.rows:
@@ -221,63 +256,113 @@ cdef void _list_upper(_Upper *u, int i, uint64_t cols, unsigned int bucket,
                     (ld | bit) << s, (rd | bit) >> s, seen | _seen(bit, d))
 
 
-cdef int _upper_rows(const _Preset *b) noexcept nogil:
-    # Half the levels, up to _UPPER_MOST, from _MITM_MIN_LEVELS levels on:
-    # the fastest here from n = 15 to 18 (below, building tables costs
-    # more than it saves)
-    if b.levels < _MITM_MIN_LEVELS:
-        return 0
-    return min(b.levels // 2, _UPPER_MOST)
-
-
-cdef bint _build_upper(_Upper *u, const _Preset *b, int rows) noexcept nogil:
-    # The table of the last `rows` levels; False (and nothing to free) if
-    # it does not fit
-    cdef int first = b.levels - rows, i, j, at
+cdef bint _build_upper(_Upper *u) noexcept nogil:
+    # The table for u's rows and placed queens; False if it does not fit
+    cdef int i, j, r, d, at = 0
     cdef unsigned int buckets, k
     cdef size_t e
-    memset(u, 0, sizeof(_Upper))
-    # the inner columns, renumbered 0, 1, 2, ... in the buckets
-    at = 0
+    cdef uint64_t mask
+    u.allowed = _full_mask(u.n)
+    for r in range(u.n - 1):
+        if u.placed[r] != _NO_QUEEN:
+            u.allowed &= ~((<uint64_t>1) << u.placed[r])
+    if _popcount(u.allowed) > _MITM_MAX_COLUMNS:
+        return False
+    # its levels, from the first row up
+    i = 0
+    for r in range(u.first_row, -1, -1):
+        if not u.row_mask >> r & 1:
+            continue
+        mask = 0
+        for j in range(u.n - 1):
+            if u.placed[j] != _NO_QUEEN:
+                d = r - j
+                if 0 <= u.placed[j] + d < u.n:
+                    mask |= (<uint64_t>1) << (u.placed[j] + d)
+                if 0 <= u.placed[j] - d < u.n:
+                    mask |= (<uint64_t>1) << (u.placed[j] - d)
+        u.level[i].blocked = mask
+        u.level[i].shift = 0
+        if i > 0:
+            u.level[i - 1].shift = u.first_row - u.distance[i - 1] - r
+        u.distance[i] = u.first_row - r
+        i += 1
+    # the allowed columns, renumbered 0, 1, 2, ... in the buckets
+    memset(u.squeeze, 0, sizeof(u.squeeze))
     for i in range(24):
-        if b.avail >> i & 1:
+        if u.allowed >> i & 1:
             u.rank[i] = (<unsigned int>1) << at
             for j in range(256):
                 if j >> (i & 7) & 1:
                     u.squeeze[i >> 3][j] |= (<unsigned int>1) << at
             at += 1
     buckets = (<unsigned int>1) << at
+    u.size = u.room = 0
+    u.failed = False
     u.start = <unsigned int *>calloc(buckets + 1, sizeof(unsigned int))
-    u.first = &b.level[first]
-    u.rows = rows
-    u.inner = b.avail
-    for i in range(rows):
-        u.distance[i] = b.row[first] - b.row[first + i]
-    if u.start != NULL:
-        _list_upper(u, 0, 0, 0, 0, 0, 0)
-    if u.start == NULL or u.failed:
-        release(u.listed)
-        release(u.bucket)
-        release(u.start)
+    if u.start == NULL:
+        return False
+    _list_upper(u, 0, 0, 0, 0, 0, 0)
+    if u.failed:
+        _release_upper(u)
         return False
     u.entry = <uint64_t *>realloc(NULL, (u.size + 1) * sizeof(uint64_t))
-    if u.entry != NULL:
-        # counting sort by bucket
-        for e in range(u.size):
-            u.start[u.bucket[e] + 1] += 1
-        for k in range(buckets):
-            u.start[k + 1] += u.start[k]
-        for e in range(u.size):
-            k = u.bucket[e]
-            u.entry[u.start[k]] = u.listed[e]
-            u.start[k] += 1
-        for k in range(buckets, 0, -1):
-            u.start[k] = u.start[k - 1]
-        u.start[0] = 0
+    if u.entry == NULL:
+        _release_upper(u)
+        return False
+    # counting sort by bucket
+    for e in range(u.size):
+        u.start[u.bucket[e] + 1] += 1
+    for k in range(buckets):
+        u.start[k + 1] += u.start[k]
+    for e in range(u.size):
+        k = u.bucket[e]
+        u.entry[u.start[k]] = u.listed[e]
+        u.start[k] += 1
+    for k in range(buckets, 0, -1):
+        u.start[k] = u.start[k - 1]
+    u.start[0] = 0
     release(u.listed)
     release(u.bucket)
-    if u.entry == NULL:
-        release(u.start)
+    u.listed = NULL
+    u.bucket = NULL
+    u.built = True
+    return True
+
+
+cdef bint _meet(_Upper *u, const _Preset *b, int n, const int *rows,
+                const int *cols, int k, int count) noexcept nogil:
+    # Get u ready to meet the search of b at its last `count` levels: reuse
+    # the table if it is for the same rows and placed queens, else build it.
+    # False if there is no table to meet (too big, or out of memory).
+    cdef int first = b.levels - count, i, d
+    cdef int first_row = b.row[first]
+    cdef uint64_t row_mask = 0, bit
+    cdef unsigned char placed[_MAX_N]
+    if n > 24:
+        return False
+    for i in range(first, b.levels):
+        row_mask |= (<uint64_t>1) << b.row[i]
+    memset(placed, _NO_QUEEN, n - 1)
+    u.seed = 0
+    for i in range(k):
+        if rows[i] < n - 1:
+            placed[rows[i]] = cols[i]
+        else:
+            bit = (<uint64_t>1) << cols[i]
+            d = n - 1 - first_row
+            u.seed |= (bit << d & _LOW32) | (bit >> d) << 32
+    if not ((u.built or u.too_big) and u.n == n and u.rows == count
+            and u.first_row == first_row and u.row_mask == row_mask
+            and memcmp(u.placed, placed, n - 1) == 0):
+        _release_upper(u)
+        u.n = n
+        u.rows = count
+        u.first_row = first_row
+        u.row_mask = row_mask
+        memcpy(u.placed, placed, n - 1)
+        u.too_big = not _build_upper(u)
+    if u.too_big:
         return False
     u.boundary = &b.level[first]
     return True
@@ -286,8 +371,9 @@ cdef bint _build_upper(_Upper *u, const _Preset *b, int rows) noexcept nogil:
 cdef uint64_t _matches(const _Upper *u, uint64_t avail, uint64_t ld,
                        uint64_t rd) noexcept nogil:
     # the table entries on exactly the columns of avail, clear of ld and rd
+    # and of the last row's queen
     cdef unsigned int k = _bucket(u, avail), i
-    cdef uint64_t key = (ld & _LOW32) | rd << 32, total = 0
+    cdef uint64_t key = (ld & _LOW32) | rd << 32 | u.seed, total = 0
     for i in range(u.start[k], u.start[k + 1]):
         total += (u.entry[i] & key) == 0
     return total
@@ -332,12 +418,22 @@ cdef uint64_t _search_polled(const _Level *lv, int levels_left, uint64_t avail,
     return total
 
 
+cdef int _upper_rows(const _Preset *b) noexcept nogil:
+    # One more than half the levels, up to _UPPER_MOST, from
+    # _MITM_MIN_LEVELS levels on: the fastest here from n = 14 to 18 (one
+    # level more or less costs 10% to 30% at n = 16 and 17; smaller boards
+    # build tables for too little)
+    if b.levels < _MITM_MIN_LEVELS:
+        return 0
+    return min(b.levels // 2 + 1, _UPPER_MOST)
+
+
 cdef uint64_t _count_preset(int n, const int *rows, const int *cols, int k,
-                            int upper, volatile unsigned char *stop) noexcept nogil:
-    # upper: how many levels come from a table; -1 for _upper_rows' choice
+                            int upper, _Upper *u,
+                            volatile unsigned char *stop) noexcept nogil:
+    # upper: how many levels come from a table (-1: _upper_rows' choice);
+    # u: the table to reuse or replace
     cdef _Preset b
-    cdef _Upper u
-    cdef uint64_t total
     if not _prepare(&b, n, rows, cols, k):
         return 0
     if b.levels == 0:
@@ -346,14 +442,9 @@ cdef uint64_t _count_preset(int n, const int *rows, const int *cols, int k,
         upper = _upper_rows(&b)
     # the table is met below the levels that poll the stop flag
     upper = min(upper, b.levels, _POLL_ROWS - 1)
-    if (upper > 0 and n <= 24 and _popcount(b.avail) <= _MITM_MAX_COLUMNS
-            and _build_upper(&u, &b, upper)):
-        total = _search_polled(b.level, b.levels, b.avail, 0, 0, &u, stop)
-        release(u.entry)
-        release(u.start)
-        return total
-    u.boundary = NULL
-    return _search_polled(b.level, b.levels, b.avail, 0, 0, &u, stop)
+    if upper == 0 or stop[0] or not _meet(u, &b, n, rows, cols, k, upper):
+        u.boundary = NULL
+    return _search_polled(b.level, b.levels, b.avail, 0, 0, u, stop)
 
 
 cdef int _popcount(uint64_t x) noexcept nogil:
@@ -364,20 +455,88 @@ cdef int _popcount(uint64_t x) noexcept nogil:
     return c
 
 
-def count_preset(int n, rows, cols, unsigned char[::1] stop, int upper=-1):
-    """Solutions that extend the queens placed at (rows[i], cols[i]); upper:
-    how many of the last rows to match from a table (-1: the core's choice)."""
+cdef class Tables:
+    """The table of the last rows that count_preset built last, kept for the
+    next call that needs the same one.  One thread's at a time."""
+    cdef _Upper u
+
+    def __cinit__(self):
+        memset(&self.u, 0, sizeof(_Upper))
+
+    def __dealloc__(self):
+        _release_upper(&self.u)
+
+
+def count_preset(int n, rows, cols, unsigned char[::1] stop, int upper=-1,
+                 Tables tables=None):
+    """Solutions that extend the queens placed at (rows[i], cols[i]).
+
+    upper: how many of the last rows to match from a table (-1: the core's
+    choice); tables: where to keep that table for the next call.
+    """
     cdef int r[_MAX_N]
     cdef int c[_MAX_N]
     cdef int k = len(rows), i
     cdef uint64_t total
     cdef volatile unsigned char *flag = &stop[0]
+    cdef _Upper own
+    cdef _Upper *u = &own
     for i in range(k):
         r[i] = rows[i]
         c[i] = cols[i]
+    if tables is None:
+        memset(&own, 0, sizeof(_Upper))
+    else:
+        u = &tables.u
     with nogil:
-        total = _count_preset(n, r, c, k, upper, flag)
+        total = _count_preset(n, r, c, k, upper, u, flag)
+        if tables is None:
+            _release_upper(&own)
     return total
+
+
+def count_each(tasks, unsigned char[::1] stop, Tables tables not None):
+    """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
+    in tasks], in one call without the GIL."""
+    cdef Py_ssize_t count = len(tasks), t, at = 0
+    cdef int i, k
+    cdef int *n = <int *>calloc(count + 1, sizeof(int))
+    cdef int *size = <int *>calloc(count + 1, sizeof(int))
+    cdef int *queens = NULL
+    cdef uint64_t *found = <uint64_t *>calloc(count + 1, sizeof(uint64_t))
+    cdef volatile unsigned char *flag = &stop[0]
+    try:
+        if n == NULL or size == NULL or found == NULL:
+            raise MemoryError
+        for t in range(count):
+            n[t] = tasks[t][0]
+            size[t] = len(tasks[t][2])
+            at += size[t]
+        queens = <int *>calloc(2 * at + 1, sizeof(int))
+        if queens == NULL:
+            raise MemoryError
+        at = 0
+        for t in range(count):
+            rows, cols = tasks[t][2], tasks[t][3]
+            for i in range(size[t]):
+                queens[at + i] = rows[i]
+                queens[at + size[t] + i] = cols[i]
+            at += 2 * size[t]
+        with nogil:
+            at = 0
+            for t in range(count):
+                k = size[t]
+                if flag[0]:
+                    break
+                found[t] = _count_preset(n[t], &queens[at], &queens[at + k], k,
+                                         -1, &tables.u, flag)
+                at += 2 * k
+        return [found[t] for t in range(count)]
+    finally:
+        release(n)
+        release(size)
+        release(queens)
+        release(found)
 
 
 cdef uint64_t _image_key(int n, const int *rows, const int *cols, int k,
@@ -466,8 +625,10 @@ cdef int _constellation(int n, int top, int bottom, int left, int right,
 
 
 cdef struct _Borders:
-    # A walk over the canonical borders of an n board, (top, bottom, left,
-    # right) in increasing order; each with its weight and its k queens
+    # A walk over the canonical borders of an n board, (top, left, right,
+    # bottom) in increasing order, so that borders alike at the top (which
+    # can share a table of the last rows) come together; each with its
+    # weight and its k queens
     int n
     int top
     int bottom
@@ -481,23 +642,23 @@ cdef struct _Borders:
 
 cdef void _first_border(_Borders *it, int n) noexcept nogil:
     it.n = n
-    it.top = it.bottom = it.left = 0
-    it.right = -1
+    it.top = it.left = it.right = 0
+    it.bottom = -1
 
 
 cdef bint _next_border(_Borders *it) noexcept nogil:
     # step to the next canonical border; False past the last
     cdef int n = it.n
     while True:
-        it.right += 1
+        it.bottom += 1
+        if it.bottom == n:
+            it.bottom = 0
+            it.right += 1
         if it.right == n:
             it.right = 0
             it.left += 1
         if it.left == n:
             it.left = 0
-            it.bottom += 1
-        if it.bottom == n:
-            it.bottom = 0
             it.top += 1
         if it.top == n:
             return False
@@ -522,15 +683,18 @@ def constellations(int n):
 def count_solutions(int n, unsigned char[::1] stop):
     """All solutions of an n board: each canonical border times its orbit."""
     cdef _Borders it
+    cdef _Upper u
     cdef uint64_t total = 0
     cdef volatile unsigned char *flag = &stop[0]
     if n <= 1:
         return 1
+    memset(&u, 0, sizeof(_Upper))
     with nogil:
         _first_border(&it, n)
         while not flag[0] and _next_border(&it):
             total += it.weight * _count_preset(
-                n, it.rows, it.cols, it.k, -1, flag)
+                n, it.rows, it.cols, it.k, -1, &u, flag)
+        _release_upper(&u)
     return total
 
 

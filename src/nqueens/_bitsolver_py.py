@@ -15,9 +15,11 @@ _POLL_ROWS = 10
 _TAIL_ROWS = 5
 _TAIL_MOST = 120
 GATHER_MAX_N = 15
-_UPPER_MOST = 7
-_MITM_MIN_LEVELS = 11
-_MITM_MAX_COLUMNS = 18
+_UPPER_MOST = 9
+_MITM_MIN_LEVELS = 10
+_MITM_MAX_COLUMNS = 20
+_NO_QUEEN = 255
+_TABLE_MOST = 1 << 22
 _LOW32 = 0xFFFFFFFF
 
 
@@ -79,66 +81,124 @@ def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Prese
 
 
 class _Upper:
-    """The last levels' placements, grouped by the columns they take, each
-    packed as what it attacks in the first of those rows (see the .pyx)."""
+    """The table of the last levels' placements, grouped by the columns they
+    take, each packed as what it attacks in the first of those rows, and
+    what it is for (see the .pyx)."""
 
     def __init__(self) -> None:
-        self.boundary = -1  # the first level matched from the table; -1: none
+        self.key: tuple[int, int, int, tuple[int, ...]] | None = None
         self.table: dict[int, list[int]] = {}
+        self.boundary = -1  # the level met from the table; -1: none
+        self.seed = 0
+        self.size = 0
+        self.too_big = False
+
+
+class _TooBig(Exception):
+    """A table would have more than _TABLE_MOST entries."""
+
+
+class Tables:
+    """The table of the last rows that count_preset built last, kept for the
+    next call that needs the same one.  One thread's at a time."""
+
+    def __init__(self) -> None:
+        self.upper = _Upper()
 
 
 def _list_upper(
     u: _Upper,
-    b: _Preset,
-    level: int,
-    inner: int,
+    levels: list[tuple[int, int, int]],
+    i: int,
+    allowed: int,
     cols: int,
     ld: int,
     rd: int,
-    diag: int,
-    anti: int,
-    first_row: int,
+    seen: int,
 ) -> None:
-    free = inner & ~(cols | ld | rd | b.blocked[level])
-    s = b.shift[level]
-    d = first_row - b.row[level]
+    blocked, shift, d = levels[i]
+    free = allowed & ~(cols | ld | rd | blocked)
     while free:
         bit = free & -free
         free ^= bit
-        if level + 1 < b.levels:
+        entry = seen | bit >> d | bit << (d + 32)
+        if i + 1 == len(levels):
+            u.size += 1
+            if u.size > _TABLE_MOST:
+                raise _TooBig
+            u.table.setdefault(cols | bit, []).append(entry)
+        else:
             _list_upper(
                 u,
-                b,
-                level + 1,
-                inner,
+                levels,
+                i + 1,
+                allowed,
                 cols | bit,
-                (ld | bit) << s,
-                (rd | bit) >> s,
-                diag | bit >> d,
-                anti | bit << d,
-                first_row,
+                (ld | bit) << shift,
+                (rd | bit) >> shift,
+                entry,
             )
-            continue
-        entry = ((diag | bit >> d) & _LOW32) | (anti | bit << d) << 32
-        u.table.setdefault(cols | bit, []).append(entry)
 
 
-def _upper_rows(b: _Preset) -> int:
-    if b.levels < _MITM_MIN_LEVELS:
-        return 0
-    return min(b.levels // 2, _UPPER_MOST)
+def _build_upper(u: _Upper, n: int, rows: list[int], placed: tuple[int, ...]) -> None:
+    # rows: the table's, from its first (lowest) up; placed: the queen of
+    # each row but the last (_NO_QUEEN if none)
+    allowed = _full_mask(n)
+    for c in placed:
+        if c != _NO_QUEEN:
+            allowed &= ~(1 << c)
+    levels = []
+    for i, r in enumerate(rows):
+        mask = 0
+        for j, c in enumerate(placed):
+            if c != _NO_QUEEN:
+                d = r - j
+                for attacked in (c + d, c - d):
+                    if 0 <= attacked < n:
+                        mask |= 1 << attacked
+        shift = r - rows[i + 1] if i + 1 < len(rows) else 0
+        levels.append((mask, shift, rows[0] - r))
+    u.table = {}
+    u.size = 0
+    _list_upper(u, levels, 0, allowed, 0, 0, 0, 0)
 
 
-def _build_upper(b: _Preset, rows: int) -> _Upper:
-    u = _Upper()
-    first = b.levels - rows
-    _list_upper(u, b, first, b.avail, 0, 0, 0, 0, 0, b.row[first])
+def _meet(
+    u: _Upper, b: _Preset, n: int, rows: Sequence[int], cols: Sequence[int], count: int
+) -> bool:
+    if n > 24:
+        return False
+    first = b.levels - count
+    first_row = b.row[first]
+    placed = [_NO_QUEEN] * (n - 1)
+    u.seed = 0
+    for r, c in zip(rows, cols):
+        if r < n - 1:
+            placed[r] = c
+        else:
+            d = n - 1 - first_row
+            u.seed |= ((1 << c) << d & _LOW32) | ((1 << c) >> d) << 32
+    table_rows = b.row[first:]
+    key = (n, count, first_row, tuple(placed))
+    if u.key != key:
+        u.key = key
+        u.table = {}
+        taken = {c for c in placed if c != _NO_QUEEN}
+        u.too_big = n - len(taken) > _MITM_MAX_COLUMNS  # more columns than the .pyx numbers
+        if not u.too_big:
+            try:
+                _build_upper(u, n, table_rows, tuple(placed))
+            except _TooBig:
+                u.table = {}
+                u.too_big = True
+    if u.too_big:
+        return False
     u.boundary = first
-    return u
+    return True
 
 
 def _matches(u: _Upper, avail: int, ld: int, rd: int) -> int:
-    key = (ld & _LOW32) | rd << 32
+    key = (ld & _LOW32) | rd << 32 | u.seed
     return sum(1 for entry in u.table.get(avail, ()) if not entry & key)
 
 
@@ -174,8 +234,20 @@ def _search_polled(
     return total
 
 
+def _upper_rows(b: _Preset) -> int:
+    if b.levels < _MITM_MIN_LEVELS:
+        return 0
+    return min(b.levels // 2 + 1, _UPPER_MOST)
+
+
 def _count_preset(
-    n: int, rows: Sequence[int], cols: Sequence[int], k: int, upper: int, stop: bytearray
+    n: int,
+    rows: Sequence[int],
+    cols: Sequence[int],
+    k: int,
+    upper: int,
+    u: _Upper,
+    stop: bytearray,
 ) -> int:
     b = _prepare(n, rows, cols, k)
     if b is None:
@@ -185,18 +257,39 @@ def _count_preset(
     if upper < 0:
         upper = _upper_rows(b)
     upper = min(upper, b.levels, _POLL_ROWS - 1)
-    u = _Upper()
-    if upper > 0 and n <= 24 and bin(b.avail).count("1") <= _MITM_MAX_COLUMNS:
-        u = _build_upper(b, upper)
+    if upper == 0 or stop[0] or not _meet(u, b, n, rows[:k], cols[:k], upper):
+        u.boundary = -1
     return _search_polled(b, 0, b.avail, 0, 0, u, stop)
 
 
 def count_preset(
-    n: int, rows: Sequence[int], cols: Sequence[int], stop: bytearray, upper: int = -1
+    n: int,
+    rows: Sequence[int],
+    cols: Sequence[int],
+    stop: bytearray,
+    upper: int = -1,
+    tables: Tables | None = None,
 ) -> int:
-    """Solutions that extend the queens placed at (rows[i], cols[i]); upper:
-    how many of the last rows to match from a table (-1: the core's choice)."""
-    return _count_preset(n, rows, cols, len(rows), upper, stop)
+    """Solutions that extend the queens placed at (rows[i], cols[i]).
+
+    upper: how many of the last rows to match from a table (-1: the core's
+    choice); tables: where to keep that table for the next call.
+    """
+    u = _Upper() if tables is None else tables.upper
+    return _count_preset(n, rows, cols, len(rows), upper, u, stop)
+
+
+def count_each(
+    tasks: Sequence[tuple[int, int, Sequence[int], Sequence[int]]], stop: bytearray, tables: Tables
+) -> list[int]:
+    """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
+    in tasks], in one call without the GIL."""
+    found = [0] * len(tasks)
+    for t, (n, _, rows, cols) in enumerate(tasks):
+        if stop[0]:
+            break
+        found[t] = _count_preset(n, rows, cols, len(rows), -1, tables.upper, stop)
+    return found
 
 
 def _image_key(n: int, rows: Sequence[int], cols: Sequence[int], k: int, symmetry: int) -> int:
@@ -274,13 +367,13 @@ class _Border(NamedTuple):
 
 
 def _borders(n: int) -> Iterator[_Border]:
-    # the canonical borders, (top, bottom, left, right) in increasing order
+    # the canonical borders, (top, left, right, bottom) in increasing order
     for top in range(n):
-        for bottom in range(n):
-            if _attack(n, top, bottom):
-                continue
-            for left in range(n):
-                for right in range(n):
+        for left in range(n):
+            for right in range(n):
+                for bottom in range(n):
+                    if _attack(n, top, bottom):
+                        continue
                     rows, cols = [0] * 4, [0] * 4
                     weight, k = _constellation(n, top, bottom, left, right, rows, cols)
                     if weight:
@@ -297,10 +390,11 @@ def count_solutions(n: int, stop: bytearray) -> int:
     if n <= 1:
         return 1
     total = 0
+    u = _Upper()
     for b in _borders(n):
         if stop[0]:
             break
-        total += b.weight * _count_preset(n, b.rows, b.cols, b.k, -1, stop)
+        total += b.weight * _count_preset(n, b.rows, b.cols, b.k, -1, u, stop)
     return total
 
 

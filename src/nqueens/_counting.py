@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, Union
 
@@ -33,6 +34,9 @@ from ._validate import as_int, check_bool, check_n, check_workers
 # Cut the search into at least this many tasks per thread, so that the
 # threads finish together however uneven the tasks are.
 _TASKS_PER_WORKER = 64
+# Neighbouring tasks a thread takes at once: they mostly share the core's
+# table of their last rows (see _sharing_order).
+_RUN = 32
 # Boards up to this side are counted in the calling thread, whatever workers
 # says: they take milliseconds, less than starting a thread costs.
 _INLINE_MAX_N = 13
@@ -109,7 +113,8 @@ def _deepen(tasks: list[Subproblem]) -> list[Subproblem]:
 def _split(n: int, depth: int | None, min_tasks: int) -> tuple[int, list[Subproblem]]:
     """(depth, tasks): the canonical borders with `depth` more rows placed below the top;
     when depth is None, the fewest rows that make min_tasks tasks, and about 10**5 for
-    n >= 20 (a hundred each for a thousand workers), never near the leaves."""
+    n >= 20 (a hundred each for a thousand workers), never near the leaves.  Tasks
+    that differ only in the queen of the last row come together (see _sharing_order)."""
     tasks = _constellation_tasks(n)
     if depth is None:
         target = max(min_tasks, 10 ** min(5, max(0, n - 15)))
@@ -117,10 +122,27 @@ def _split(n: int, depth: int | None, min_tasks: int) -> tuple[int, list[Subprob
         while len(tasks) < target and len(tasks) > 0 and len(tasks[0].rows) < n - 8:
             tasks = _deepen(tasks)
             depth += 1
-        return depth, tasks
-    for _ in range(depth):
-        tasks = _deepen(tasks)
+    else:
+        for _ in range(depth):
+            tasks = _deepen(tasks)
+    tasks.sort(key=_sharing_order)
     return depth, tasks
+
+
+def _runs(tasks: Sequence[Subproblem]) -> list[int]:
+    # where each run of tasks that can share the core's table begins: a
+    # thread takes a run at a time
+    keys = [_sharing_order(task)[0] for task in tasks]
+    return [i for i in range(len(tasks)) if i == 0 or keys[i] != keys[i - 1]]
+
+
+def _sharing_order(task: Subproblem) -> tuple[list[tuple[int, int]], list[int]]:
+    # The core counts a task's last rows from a table that depends on every
+    # placed queen but the one of the last row, and keeps it for the next
+    # task (per thread): tasks in this order share their tables.
+    last = task.n - 1
+    queens = sorted(zip(task.rows, task.cols))
+    return [q for q in queens if q[0] != last], [c for r, c in queens if r == last]
 
 
 def subproblems(n: int, *, depth: int | None = None) -> list[Subproblem]:
@@ -156,8 +178,21 @@ def count_subproblem(task: Subproblem) -> int:
 
 
 def _count(task: Subproblem, stop: bytearray) -> int:
-    n, weight, rows, cols = task
-    return weight * int(_select.core.count_preset(n, rows, cols, stop))
+    return _count_run([task], stop)[0]
+
+
+def _count_run(tasks: Sequence[Subproblem], stop: bytearray) -> list[int]:
+    """The weighted counts of neighbouring tasks, in one call to the core."""
+    core = _select.core
+    # each thread keeps the core's last table for its next tasks
+    kept = getattr(_kept, "tables", None)
+    if kept is None or kept[0] is not core:
+        kept = _kept.tables = (core, core.Tables())
+    found = core.count_each(tasks, stop, kept[1])
+    return [task.weight * int(count) for task, count in zip(tasks, found)]
+
+
+_kept = threading.local()
 
 
 def _burnside(n: int, total: int) -> int:
@@ -232,13 +267,14 @@ def _total(
             # over in milliseconds: threads would cost more than they save
             return int(core.count_solutions(n, bytearray(1)))
         if pool == 1:
-            results = run_tasks(lambda _, stop: int(core.count_solutions(n, stop)), [None], 1)
+            results = run_tasks(lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1)
             return sum(value for _, value in results)
     min_tasks = pool * _TASKS_PER_WORKER if isinstance(pool, int) else 1
     depth, tasks = _split(n, depth, min_tasks)
     if isinstance(pool, int) and journal is None and not progress:
         # nothing to record per task: each thread sums its own
-        return sum(value for _, value in run_tasks(_count, tasks, pool, each=False))
+        starts = _runs(tasks)
+        return sum(value for _, value in run_tasks(_count_run, tasks, pool, False, starts))
     book = Journal(journal, n, depth, tasks, unique) if journal is not None else None
     bar = None
     try:
@@ -264,7 +300,8 @@ def _results(
 ) -> Iterator[tuple[int, int]]:
     """(task index, weighted count) for each pending task, as they finish."""
     if isinstance(pool, int):
-        for k, value in run_tasks(_count, [tasks[i] for i in pending], pool):
+        todo = [tasks[i] for i in pending]
+        for k, value in run_tasks(_count_run, todo, pool, starts=_runs(todo)):
             yield pending[k], value
         return
     size = max(1, -(-len(pending) // _BATCHES))

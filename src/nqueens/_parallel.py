@@ -21,9 +21,16 @@ _WAIT_SLICE = 0.05
 
 
 def run_tasks(
-    func: Callable[[T, bytearray], int], tasks: Sequence[T], workers: int, each: bool = True
+    func: Callable[[Sequence[T], bytearray], list[int]],
+    tasks: Sequence[T],
+    workers: int,
+    each: bool = True,
+    starts: Sequence[int] | None = None,
 ) -> Iterator[tuple[int, int]]:
-    """Yield (index, func(task, stop)) for every task, in the order they finish.
+    """Yield (index, result) for every task, in the order they finish, where
+    func(tasks[i:j], stop) gives the results of a run of neighbouring tasks:
+    from each of `starts` (default: every task) to the next.  The core
+    reuses work within a run, and releases the GIL once for it.
 
     With each=False, yield (-1, subtotal) once per thread instead: the sum of
     its tasks' results, without a hand-off to the caller per task.
@@ -31,25 +38,27 @@ def run_tasks(
     stop = bytearray(1)
     finished: queue.Queue[tuple[int, int] | BaseException | None] = queue.Queue()
     lock = threading.Lock()
-    pending = iter(range(len(tasks)))
+    bounds = list(range(len(tasks))) if starts is None else list(starts)
+    pending = iter(zip(bounds, [*bounds[1:], len(tasks)]))
 
     def work() -> None:
         subtotal = 0
         try:
             while not stop[0]:
                 with lock:
-                    i = next(pending, None)
-                if i is None:
+                    first, end = next(pending, (None, None))
+                if first is None:
                     if not each:
                         finished.put((-1, subtotal))
                     return
-                result = func(tasks[i], stop)
-                if stop[0]:  # a stopped search returns a partial count
+                results = func(tasks[first:end], stop)
+                if stop[0]:  # a stopped search returns partial counts
                     return
                 if each:
-                    finished.put((i, result))
+                    for i, result in enumerate(results, first):
+                        finished.put((i, result))
                 else:
-                    subtotal += result
+                    subtotal += sum(results)
         except BaseException as exc:  # handed to the caller below
             stop[0] = 1
             finished.put(exc)
