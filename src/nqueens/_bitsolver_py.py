@@ -16,7 +16,7 @@ _TAIL_ROWS = 5
 _TAIL_MOST = 120
 GATHER_MAX_N = 15
 _UPPER_MOST = 9
-_MITM_MIN_LEVELS = 10
+_MITM_MIN_LEVELS = 9
 _MITM_MAX_COLUMNS = 20
 _NO_QUEEN = 255
 _TABLE_MOST = 1 << 22
@@ -367,11 +367,13 @@ class _Border(NamedTuple):
 
 
 def _borders(n: int) -> Iterator[_Border]:
-    # the canonical borders, (top, left, right, bottom) in increasing order
-    for top in range(n):
-        for left in range(n):
-            for right in range(n):
-                for bottom in range(n):
+    # the canonical borders, (top, left, right, bottom) in increasing order;
+    # the .pyx explains the ranges
+    for top in range((n + 1) // 2):
+        others = range(top, n - top)
+        for left in others:
+            for right in others:
+                for bottom in others:
                     if _attack(n, top, bottom):
                         continue
                     rows, cols = [0] * 4, [0] * 4
