@@ -25,7 +25,7 @@ def _load() -> tuple[ModuleType, str]:
         except ImportError:
             warnings.warn(
                 "nqueens: the compiled core is missing, so the pure-Python core runs instead, "
-                "about 50 to 300 times slower; install a binary wheel "
+                "about 40 to 200 times slower; install a binary wheel "
                 "(pip install --only-binary nqueens nqueens) or build with a C compiler "
                 "(pip install --no-binary nqueens nqueens)",
                 RuntimeWarning,
