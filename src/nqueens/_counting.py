@@ -34,9 +34,6 @@ from ._validate import as_int, check_bool, check_n, check_workers
 # Cut the search into at least this many tasks per thread, so that the
 # threads finish together however uneven the tasks are.
 _TASKS_PER_WORKER = 64
-# Neighbouring tasks a thread takes at once: they mostly share the core's
-# table of their last rows (see _sharing_order).
-_RUN = 32
 # Boards up to this side are counted in the calling thread, whatever workers
 # says: they take milliseconds, less than starting a thread costs.
 _INLINE_MAX_N = 13
