@@ -103,10 +103,21 @@ cdef bint _apart(const int *rows, const int *cols, int k) noexcept nogil:
     return True
 
 
+cdef inline uint64_t _attacked(int n, int r, int row, int col) noexcept nogil:
+    # the squares of row r on the diagonals of a queen at (row, col)
+    cdef int d = r - row
+    cdef uint64_t mask = 0
+    if 0 <= col + d < n:
+        mask |= (<uint64_t>1) << (col + d)
+    if 0 <= col - d < n:
+        mask |= (<uint64_t>1) << (col - d)
+    return mask
+
+
 cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
                    int k) noexcept nogil:
     # False if two placed queens share a row, column or diagonal
-    cdef int i, r, d, level = 0, last = 0
+    cdef int i, r, level = 0, last = 0
     cdef uint64_t used_rows = 0, mask
     if not _apart(rows, cols, k):
         return False
@@ -122,11 +133,7 @@ cdef bint _prepare(_Preset *b, int n, const int *rows, const int *cols,
             continue
         mask = 0
         for i in range(k):
-            d = r - rows[i]
-            if 0 <= cols[i] + d < n:
-                mask |= (<uint64_t>1) << (cols[i] + d)
-            if 0 <= cols[i] - d < n:
-                mask |= (<uint64_t>1) << (cols[i] - d)
+            mask |= _attacked(n, r, rows[i], cols[i])
         b.level[level].blocked = mask
         b.row[level] = r
         b.level[level].shift = 0  # the last level's, read but not used
@@ -157,19 +164,18 @@ cdef uint64_t _LOW32 = 0xFFFFFFFF
 
 
 cdef struct _Upper:
-    # what the table is for: n, its rows (a mask, and the first), and the
-    # placed queen of each row but the last (_NO_QUEEN if none); built, or
-    # found too big
+    # what the table is for: n, its first (lowest) row, and the placed queen
+    # of each row but the last (_NO_QUEEN if none); its rows are the empty
+    # ones from the first up.  Built, or found too big
     bint built
     bint too_big
     int n
-    int rows
     int first_row
-    uint64_t row_mask
     unsigned char placed[_MAX_N]
-    # the table: the columns its queens may take, its levels (blocked by
-    # those placed queens), and the entries of bucket i, start[i] to
+    # the table: its levels (blocked by those placed queens), the columns
+    # its queens may take, and the entries of bucket i, start[i] to
     # start[i+1]-1
+    int rows
     uint64_t allowed
     _Level level[_MAX_N]
     int distance[_MAX_N]  # from the first row
@@ -258,7 +264,7 @@ cdef void _list_upper(_Upper *u, int i, uint64_t cols, unsigned int bucket,
 
 cdef bint _build_upper(_Upper *u) noexcept nogil:
     # The table for u's rows and placed queens; False if it does not fit
-    cdef int i, j, r, d, at = 0
+    cdef int i, j, r, at = 0
     cdef unsigned int buckets, k
     cdef size_t e
     cdef uint64_t mask
@@ -268,25 +274,22 @@ cdef bint _build_upper(_Upper *u) noexcept nogil:
             u.allowed &= ~((<uint64_t>1) << u.placed[r])
     if _popcount(u.allowed) > _MITM_MAX_COLUMNS:
         return False
-    # its levels, from the first row up
+    # its levels: the empty rows from the first up
     i = 0
     for r in range(u.first_row, -1, -1):
-        if not u.row_mask >> r & 1:
+        if r < u.n - 1 and u.placed[r] != _NO_QUEEN:
             continue
         mask = 0
         for j in range(u.n - 1):
             if u.placed[j] != _NO_QUEEN:
-                d = r - j
-                if 0 <= u.placed[j] + d < u.n:
-                    mask |= (<uint64_t>1) << (u.placed[j] + d)
-                if 0 <= u.placed[j] - d < u.n:
-                    mask |= (<uint64_t>1) << (u.placed[j] - d)
+                mask |= _attacked(u.n, r, j, u.placed[j])
+        u.distance[i] = u.first_row - r
         u.level[i].blocked = mask
         u.level[i].shift = 0
         if i > 0:
-            u.level[i - 1].shift = u.first_row - u.distance[i - 1] - r
-        u.distance[i] = u.first_row - r
+            u.level[i - 1].shift = u.distance[i] - u.distance[i - 1]
         i += 1
+    u.rows = i
     # the allowed columns, renumbered 0, 1, 2, ... in the buckets
     memset(u.squeeze, 0, sizeof(u.squeeze))
     for i in range(24):
@@ -337,12 +340,10 @@ cdef bint _meet(_Upper *u, const _Preset *b, int n, const int *rows,
     # False if there is no table to meet (too big, or out of memory).
     cdef int first = b.levels - count, i, d
     cdef int first_row = b.row[first]
-    cdef uint64_t row_mask = 0, bit
+    cdef uint64_t bit
     cdef unsigned char placed[_MAX_N]
     if n > 24:
         return False
-    for i in range(first, b.levels):
-        row_mask |= (<uint64_t>1) << b.row[i]
     memset(placed, _NO_QUEEN, n - 1)
     u.seed = 0
     for i in range(k):
@@ -352,14 +353,11 @@ cdef bint _meet(_Upper *u, const _Preset *b, int n, const int *rows,
             bit = (<uint64_t>1) << cols[i]
             d = n - 1 - first_row
             u.seed |= (bit << d & _LOW32) | (bit >> d) << 32
-    if not ((u.built or u.too_big) and u.n == n and u.rows == count
-            and u.first_row == first_row and u.row_mask == row_mask
+    if not ((u.built or u.too_big) and u.n == n and u.first_row == first_row
             and memcmp(u.placed, placed, n - 1) == 0):
         _release_upper(u)
         u.n = n
-        u.rows = count
         u.first_row = first_row
-        u.row_mask = row_mask
         memcpy(u.placed, placed, n - 1)
         u.too_big = not _build_upper(u)
     if u.too_big:

@@ -49,6 +49,12 @@ def _apart(rows: Sequence[int], cols: Sequence[int], k: int) -> bool:
     return True
 
 
+def _attacked(n: int, r: int, row: int, col: int) -> int:
+    # the squares of row r on the diagonals of a queen at (row, col)
+    d = r - row
+    return sum(1 << c for c in {col + d, col - d} if 0 <= c < n)
+
+
 def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Preset | None:
     # None if two placed queens share a row, column or diagonal
     if not _apart(rows, cols, k):
@@ -65,11 +71,7 @@ def _prepare(n: int, rows: Sequence[int], cols: Sequence[int], k: int) -> _Prese
             continue
         mask = 0
         for i in range(k):
-            d = r - rows[i]
-            if 0 <= cols[i] + d < n:
-                mask |= 1 << (cols[i] + d)
-            if 0 <= cols[i] - d < n:
-                mask |= 1 << (cols[i] - d)
+            mask |= _attacked(n, r, rows[i], cols[i])
         b.blocked.append(mask)
         b.row.append(r)
         if b.levels > 0:
@@ -86,7 +88,7 @@ class _Upper:
     what it is for (see the .pyx)."""
 
     def __init__(self) -> None:
-        self.key: tuple[int, int, int, tuple[int, ...]] | None = None
+        self.key: tuple[int, int, tuple[int, ...]] | None = None
         self.table: dict[int, list[int]] = {}
         self.boundary = -1  # the level met from the table; -1: none
         self.seed = 0
@@ -140,24 +142,22 @@ def _list_upper(
             )
 
 
-def _build_upper(u: _Upper, n: int, rows: list[int], placed: tuple[int, ...]) -> None:
-    # rows: the table's, from its first (lowest) up; placed: the queen of
-    # each row but the last (_NO_QUEEN if none)
+def _build_upper(u: _Upper, n: int, first_row: int, placed: tuple[int, ...]) -> None:
+    # placed: the queen of each row but the last (_NO_QUEEN if none); the
+    # table's rows are the empty ones from first_row up
     allowed = _full_mask(n)
     for c in placed:
         if c != _NO_QUEEN:
             allowed &= ~(1 << c)
+    rows = [r for r in range(first_row, -1, -1) if r == n - 1 or placed[r] == _NO_QUEEN]
     levels = []
     for i, r in enumerate(rows):
         mask = 0
         for j, c in enumerate(placed):
             if c != _NO_QUEEN:
-                d = r - j
-                for attacked in (c + d, c - d):
-                    if 0 <= attacked < n:
-                        mask |= 1 << attacked
+                mask |= _attacked(n, r, j, c)
         shift = r - rows[i + 1] if i + 1 < len(rows) else 0
-        levels.append((mask, shift, rows[0] - r))
+        levels.append((mask, shift, first_row - r))
     u.table = {}
     u.size = 0
     _list_upper(u, levels, 0, allowed, 0, 0, 0, 0)
@@ -178,8 +178,7 @@ def _meet(
         else:
             d = n - 1 - first_row
             u.seed |= ((1 << c) << d & _LOW32) | ((1 << c) >> d) << 32
-    table_rows = b.row[first:]
-    key = (n, count, first_row, tuple(placed))
+    key = (n, first_row, tuple(placed))
     if u.key != key:
         u.key = key
         u.table = {}
@@ -187,7 +186,7 @@ def _meet(
         u.too_big = n - len(taken) > _MITM_MAX_COLUMNS  # more columns than the .pyx numbers
         if not u.too_big:
             try:
-                _build_upper(u, n, table_rows, tuple(placed))
+                _build_upper(u, n, first_row, tuple(placed))
             except _TooBig:
                 u.table = {}
                 u.too_big = True
