@@ -21,19 +21,26 @@ from nqueens._oeis import A000170, A002562
 
 
 def finished_tasks(path):
-    with sqlite3.connect(path) as db:
+    """Tasks recorded so far (0 while the journal is still being set up)."""
+    db = sqlite3.connect(path)
+    try:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'done'").fetchone():
+            return 0
         return db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
+    finally:
+        db.close()
 
 
 class CountingMap:
-    """A map-like `workers` that remembers how many tasks it was given."""
+    """A map-like `workers` that remembers how many tasks it was given (each
+    item it maps is a unit of tasks that share the core's table)."""
 
     def __init__(self):
         self.tasks = 0
 
-    def __call__(self, func, tasks):
-        self.tasks += len(tasks)
-        return map(func, tasks)
+    def __call__(self, func, units):
+        self.tasks += sum(len(unit.tasks) for unit in units)
+        return map(func, units)
 
 
 # the split

@@ -7,7 +7,7 @@ pure-Python twin (``"python"``).
 
 from ._checking import Conflict, conflicts, is_solution
 from ._construct import construct
-from ._counting import Subproblem, count, count_subproblem, subproblems
+from ._counting import ExecutorError, Subproblem, count, count_subproblem, subproblems
 from ._enumerating import solutions
 from ._journal import JournalError
 from ._random import random_solution
@@ -21,6 +21,7 @@ __all__ = [
     "MAX_N",
     "SVG_MAX_N",
     "Conflict",
+    "ExecutorError",
     "JournalError",
     "Subproblem",
     "__version__",

@@ -25,10 +25,14 @@
 # Its last levels are not searched but matched from a table of their
 # placements (meeting in the middle, below).
 #
-# This file takes checked C integers only: validation, defaults and
-# documentation live in the Python layer, once.
+# Validation, defaults and documentation live in the Python layer, once.
+# Each entry point below still refuses, before any loop, what would index
+# outside its arrays (a board side, queens off the board, a short buffer),
+# so that no call from Python can crash the interpreter; the search loops
+# themselves check nothing.
 
 from cpython.list cimport PyList_New
+from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free as release, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -69,6 +73,57 @@ cdef enum:
 
 MAX_N = _MAX_N
 GATHER_MAX_N = _GATHER_MAX_N
+
+
+cdef inline int _int(value) except? -1:
+    # an int argument, refusing what is not one (Cython would truncate 8.5)
+    return PyNumber_Index(value)
+
+
+cdef inline long long _long(value) except? -1:
+    return PyNumber_Index(value)
+
+
+cdef int _check_board(int n) except -1:
+    if not 0 <= n <= _MAX_N:
+        raise ValueError(f"n must be between 0 and {_MAX_N}, got {n}")
+    return 0
+
+
+cdef object _buffer(value):
+    # a memoryview argument may be None in Cython: refuse it here
+    if value is None:
+        raise TypeError("a writable bytes-like object is required, not None")
+    return value
+
+
+cdef int _board(value) except -1:
+    cdef int n = _int(value)
+    _check_board(n)
+    return n
+
+
+cdef int _check_stop(const unsigned char[::1] stop) except -1:
+    if stop.shape[0] < 1:
+        raise ValueError("stop must hold at least one byte")
+    return 0
+
+
+cdef int _load_queens(int n, rows, cols, int *r, int *c) except -1:
+    # rows and cols into r and c (room for _MAX_N each); the number of
+    # queens, or an error if they do not fit the board
+    cdef Py_ssize_t k = len(rows), i
+    _check_board(n)
+    if len(cols) != k:
+        raise ValueError(f"rows and cols differ in length ({k} and {len(cols)})")
+    if k > n:
+        raise ValueError(f"{k} queens do not fit in the {n} rows of the board")
+    for i in range(k):
+        r[i] = _int(rows[i])
+        c[i] = _int(cols[i])
+        if not (0 <= r[i] < n and 0 <= c[i] < n):
+            raise ValueError(f"square ({r[i]}, {c[i]}) is off the {n} x {n} board")
+    return <int>k
 
 
 cdef inline uint64_t _full_mask(int n) noexcept nogil:
@@ -465,23 +520,27 @@ cdef class Tables:
         _release_upper(&self.u)
 
 
-def count_preset(int n, rows, cols, unsigned char[::1] stop, int upper=-1,
-                 Tables tables=None):
+def count_preset(n, rows, cols, stop, upper=-1, tables=None):
     """Solutions that extend the queens placed at (rows[i], cols[i]).
 
     upper: how many of the last rows to match from a table (-1: the core's
     choice); tables: where to keep that table for the next call.
     """
+    return _count_preset_entry(_board(n), rows, cols, _buffer(stop), _int(upper), tables)
+
+
+cdef object _count_preset_entry(int n, rows, cols, unsigned char[::1] stop,
+                                int upper, Tables tables):
     cdef int r[_MAX_N]
     cdef int c[_MAX_N]
-    cdef int k = len(rows), i
+    cdef int k
     cdef uint64_t total
-    cdef volatile unsigned char *flag = &stop[0]
+    cdef volatile unsigned char *flag
     cdef _Upper own
     cdef _Upper *u = &own
-    for i in range(k):
-        r[i] = rows[i]
-        c[i] = cols[i]
+    k = _load_queens(n, rows, cols, r, c)
+    _check_stop(stop)
+    flag = &stop[0]
     if tables is None:
         memset(&own, 0, sizeof(_Upper))
     else:
@@ -493,33 +552,44 @@ def count_preset(int n, rows, cols, unsigned char[::1] stop, int upper=-1,
     return total
 
 
-def count_each(tasks, unsigned char[::1] stop, Tables tables not None):
+def count_each(tasks, unsigned char[::1] stop not None, Tables tables not None):
     """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
     in tasks], in one call without the GIL."""
     cdef Py_ssize_t count = len(tasks), t, at = 0
-    cdef int i, k
-    cdef int *n = <int *>calloc(count + 1, sizeof(int))
-    cdef int *size = <int *>calloc(count + 1, sizeof(int))
+    cdef int k
+    cdef int r[_MAX_N]
+    cdef int c[_MAX_N]
+    cdef int *n = NULL
+    cdef int *size = NULL
     cdef int *queens = NULL
-    cdef uint64_t *found = <uint64_t *>calloc(count + 1, sizeof(uint64_t))
-    cdef volatile unsigned char *flag = &stop[0]
+    cdef uint64_t *found = NULL
+    cdef volatile unsigned char *flag
+    _check_stop(stop)
+    flag = &stop[0]
     try:
+        n = <int *>calloc(count + 1, sizeof(int))
+        size = <int *>calloc(count + 1, sizeof(int))
+        found = <uint64_t *>calloc(count + 1, sizeof(uint64_t))
         if n == NULL or size == NULL or found == NULL:
             raise MemoryError
         for t in range(count):
-            n[t] = tasks[t][0]
-            size[t] = len(tasks[t][2])
+            size[t] = min(len(tasks[t][2]), _MAX_N)
             at += size[t]
         queens = <int *>calloc(2 * at + 1, sizeof(int))
         if queens == NULL:
             raise MemoryError
         at = 0
         for t in range(count):
-            rows, cols = tasks[t][2], tasks[t][3]
-            for i in range(size[t]):
-                queens[at + i] = rows[i]
-                queens[at + size[t] + i] = cols[i]
-            at += 2 * size[t]
+            # each task read once more, checked, and copied into the room
+            # that the first pass made for it
+            task = tasks[t]
+            n[t] = _int(task[0])
+            k = _load_queens(n[t], task[2], task[3], r, c)
+            if k != size[t]:
+                raise ValueError("a task changed while it was read")
+            memcpy(&queens[at], r, k * sizeof(int))
+            memcpy(&queens[at + k], c, k * sizeof(int))
+            at += 2 * k
         with nogil:
             at = 0
             for t in range(count):
@@ -672,22 +742,28 @@ cdef bint _next_border(_Borders *it) noexcept nogil:
             return True
 
 
-def constellations(int n):
+def constellations(n):
     """[(weight, top, bottom, left, right)] for every canonical border of n >= 2."""
     cdef _Borders it
     found = []
-    _first_border(&it, n)
+    _first_border(&it, _board(n))
     while _next_border(&it):
         found.append((it.weight, it.top, it.bottom, it.left, it.right))
     return found
 
 
-def count_solutions(int n, unsigned char[::1] stop):
+def count_solutions(n, stop):
     """All solutions of an n board: each canonical border times its orbit."""
+    return _count_solutions(_board(n), _buffer(stop))
+
+
+cdef object _count_solutions(int n, unsigned char[::1] stop):
     cdef _Borders it
     cdef _Upper u
     cdef uint64_t total = 0
-    cdef volatile unsigned char *flag = &stop[0]
+    cdef volatile unsigned char *flag
+    _check_stop(stop)
+    flag = &stop[0]
     if n <= 1:
         return 1
     memset(&u, 0, sizeof(_Upper))
@@ -749,11 +825,11 @@ cdef void _pair_rows(_Pairs *s, int r) noexcept nogil:
         _mark(s, r, c, 0)
 
 
-def count_symmetric(int n):
+def count_symmetric(n):
     """(P, R): the solutions kept by the half turn, and by the quarter turn."""
     cdef _Pairs s
     memset(&s, 0, sizeof(s))
-    s.n = n
+    s.n = _board(n)
     with nogil:
         _pair_rows(&s, 0)
     return s.half_turn, s.quarter_turn
@@ -932,9 +1008,10 @@ cdef class Gathered:
     cdef uint64_t *keys
     cdef readonly Py_ssize_t size
 
-    def __cinit__(self, int n, bint unique):
+    def __cinit__(self, size, bint unique):
         cdef _Gather g
         cdef uint64_t *spare = NULL
+        cdef int n = _int(size)
         if not 2 <= n <= _GATHER_MAX_N:
             raise ValueError(f"Gathered takes boards of 2 to {_GATHER_MAX_N}")
         memset(&g, 0, sizeof(g))
@@ -1028,7 +1105,7 @@ cdef class Enumerator:
     number of solutions or nodes and carry on later from the same place.
     """
     cdef int n, row, start
-    cdef bint unique
+    cdef bint unique, ready
     cdef readonly bint done
     cdef uint64_t full
     cdef uint64_t cols[_MAX_N + 1]
@@ -1039,9 +1116,17 @@ cdef class Enumerator:
     cdef uint64_t allowed[_MAX_N + 1]
     cdef unsigned char placement[_MAX_N]
 
-    def __init__(self, int n, prefix, bint unique):
-        cdef int r, c
+    def __init__(self, size, prefix, bint unique):
+        cdef int r, c, n
         cdef uint64_t bit
+        self.ready = False
+        n = _board(size)
+        prefix = tuple([_int(c) for c in prefix])
+        if len(prefix) > n:
+            raise ValueError(f"a prefix of {len(prefix)} rows does not fit a board of {n}")
+        for c in prefix:
+            if not 0 <= c < n:
+                raise ValueError(f"column {c} is off the board of {n}")
         self.n = n
         self.unique = unique
         self.full = _full_mask(n)
@@ -1067,6 +1152,7 @@ cdef class Enumerator:
                 self._bound(self.placement[0])
         if r < n:
             self._open_row()
+        self.ready = True
 
     cdef void _bound(self, int d) noexcept nogil:
         # A canonical placement's queen in row 0, in column d, is no further
@@ -1156,10 +1242,19 @@ cdef class Enumerator:
         if self.row < self.start:
             self.done = True
 
-    def fill(self, unsigned char[::1] out, int max_count, long long max_nodes):
+    def fill(self, out, max_count, max_nodes):
         """Write up to max_count placements into out; return how many."""
+        return self._fill(_buffer(out), _int(max_count), _long(max_nodes))
+
+    cdef object _fill(self, unsigned char[::1] out, int max_count, long long max_nodes):
         cdef int found
-        cdef unsigned char *buf = &out[0]
+        cdef unsigned char *buf = NULL
+        if not self.ready:
+            raise ValueError("the walk was not set up: call Enumerator(n, prefix, unique)")
+        if max_count < 0 or out.shape[0] < <Py_ssize_t>max_count * self.n:
+            raise ValueError(f"out holds {out.shape[0]} bytes, too few for {max_count} placements")
+        if out.shape[0] > 0:
+            buf = &out[0]
         with nogil:
             found = self._walk(buf, max_count, max_nodes)
         return found

@@ -2,13 +2,16 @@
 
 It is the fallback where the extension is missing and the readable
 specification of the native core; see the .pyx for how the masks work.
-Arguments are already checked by ``nqueens._api``.
+Arguments are checked by the Python layer; like the .pyx, each entry point
+still refuses what lies outside its arrays, with the same exceptions, and
+takes ints as C ints (an OverflowError past 32 bits).
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 MAX_N = 64
 _POLL_ROWS = 10
@@ -25,6 +28,65 @@ _LOW32 = 0xFFFFFFFF
 
 def _full_mask(n: int) -> int:
     return (1 << n) - 1
+
+
+def _int(value: Any, bits: int = 32) -> int:
+    # what Cython's conversion to a C int of that many bits accepts
+    value = operator.index(value)
+    if not -(1 << (bits - 1)) <= value < 1 << (bits - 1):
+        raise OverflowError("value too large to convert to int")
+    return int(value)
+
+
+def _long(value: Any) -> int:
+    return _int(value, 64)
+
+
+def _check_board(n: int) -> None:
+    if not 0 <= n <= MAX_N:
+        raise ValueError(f"n must be between 0 and {MAX_N}, got {n}")
+
+
+def _buffer(value: Any) -> memoryview:
+    # what a Cython unsigned char[::1] argument accepts
+    if value is None:
+        raise TypeError("a writable bytes-like object is required, not None")
+    view = memoryview(value)
+    if view.readonly:
+        raise BufferError("Object is not writable.")
+    if not view.c_contiguous:
+        raise BufferError("memoryview: underlying buffer is not C-contiguous")
+    if view.format != "B" or view.ndim != 1:
+        raise ValueError(f"Buffer dtype mismatch, expected 'unsigned char' but got {view.format!r}")
+    return view
+
+
+def _check_stop(stop: Any) -> None:
+    if len(_buffer(stop)) < 1:
+        raise ValueError("stop must hold at least one byte")
+
+
+def _board(value: Any) -> int:
+    n = _int(value)
+    _check_board(n)
+    return n
+
+
+def _load_queens(n: int, rows: Any, cols: Any) -> tuple[list[int], list[int]]:
+    # rows and cols as lists, or an error if they do not fit the board
+    k = len(rows)
+    _check_board(n)
+    if len(cols) != k:
+        raise ValueError(f"rows and cols differ in length ({k} and {len(cols)})")
+    if k > n:
+        raise ValueError(f"{k} queens do not fit in the {n} rows of the board")
+    r, c = [], []
+    for i in range(k):
+        r.append(_int(rows[i]))
+        c.append(_int(cols[i]))
+        if not (0 <= r[i] < n and 0 <= c[i] < n):
+            raise ValueError(f"square ({r[i]}, {c[i]}) is off the {n} x {n} board")
+    return r, c
 
 
 class _Preset:
@@ -274,6 +336,16 @@ def count_preset(
     upper: how many of the last rows to match from a table (-1: the core's
     choice); tables: where to keep that table for the next call.
     """
+    # the checks in the .pyx's order
+    n = _board(n)
+    if stop is None:
+        raise TypeError("a writable bytes-like object is required, not None")
+    upper = _int(upper)
+    _buffer(stop)
+    if tables is not None and not isinstance(tables, Tables):
+        raise TypeError(f"tables must be Tables or None, not {type(tables).__name__}")
+    rows, cols = _load_queens(n, rows, cols)
+    _check_stop(stop)
     u = _Upper() if tables is None else tables.upper
     return _count_preset(n, rows, cols, len(rows), upper, u, stop)
 
@@ -283,8 +355,20 @@ def count_each(
 ) -> list[int]:
     """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
     in tasks], in one call without the GIL."""
+    _buffer(stop)
+    if not isinstance(tables, Tables):
+        raise TypeError(f"tables must be Tables, not {type(tables).__name__}")
+    count = len(tasks)
+    _check_stop(stop)
+    for t in range(count):
+        len(tasks[t][2])  # the .pyx sizes its buffer first
+    checked = []
+    for t in range(count):
+        task = tasks[t]
+        n = _int(task[0])
+        checked.append((n, *_load_queens(n, task[2], task[3])))
     found = [0] * len(tasks)
-    for t, (n, _, rows, cols) in enumerate(tasks):
+    for t, (n, rows, cols) in enumerate(checked):
         if stop[0]:
             break
         found[t] = _count_preset(n, rows, cols, len(rows), -1, tables.upper, stop)
@@ -383,11 +467,14 @@ def _borders(n: int) -> Iterator[_Border]:
 
 def constellations(n: int) -> list[tuple[int, int, int, int, int]]:
     """[(weight, top, bottom, left, right)] for every canonical border of n >= 2."""
+    n = _board(n)
     return [(b.weight, b.top, b.bottom, b.left, b.right) for b in _borders(n)]
 
 
 def count_solutions(n: int, stop: bytearray) -> int:
     """All solutions of an n board: each canonical border times its orbit."""
+    n = _board(n)
+    _check_stop(stop)
     if n <= 1:
         return 1
     total = 0
@@ -401,6 +488,7 @@ def count_solutions(n: int, stop: bytearray) -> int:
 
 def count_symmetric(n: int) -> tuple[int, int]:
     """(P, R): the solutions invariant under the half turn, and under the quarter turn."""
+    n = _board(n)
     column = [0] * n
     used = [False] * n
     down = [False] * (2 * n)
@@ -522,6 +610,8 @@ class Gathered:
     GATHER_MAX_N, in lexicographic order, held as packed keys."""
 
     def __init__(self, n: int, unique: bool) -> None:
+        n = _int(n)
+        unique = bool(unique)
         if not 2 <= n <= GATHER_MAX_N:
             raise ValueError(f"Gathered takes boards of 2 to {GATHER_MAX_N}")
         g = _Gather(n, unique)
@@ -533,6 +623,7 @@ class Gathered:
 
     def tuples(self, start: int, stop: int) -> list[tuple[int, ...]]:
         """Placements start to stop - 1 as a list of tuples."""
+        start, stop = _long(start), _long(stop)
         if not 0 <= start <= stop <= self.size:
             raise IndexError("placements out of range")
         n = self._n
@@ -574,6 +665,15 @@ class Enumerator:
     """
 
     def __init__(self, n: int, prefix: Iterable[int], unique: bool) -> None:
+        self.ready = False
+        n = _board(n)
+        unique = bool(unique)
+        prefix = tuple([_int(c) for c in prefix])
+        if len(prefix) > n:
+            raise ValueError(f"a prefix of {len(prefix)} rows does not fit a board of {n}")
+        for c in prefix:
+            if not 0 <= c < n:
+                raise ValueError(f"column {c} is off the board of {n}")
         self.n = n
         self.unique = unique
         self.full = _full_mask(n)
@@ -601,6 +701,7 @@ class Enumerator:
                 self._bound(self.placement[0])
         if r < n:
             self._open_row()
+        self.ready = True
 
     def _bound(self, d: int) -> None:
         # the .pyx explains these bounds of a canonical placement
@@ -678,4 +779,12 @@ class Enumerator:
 
     def fill(self, out: bytearray, max_count: int, max_nodes: int) -> int:
         """Write up to max_count placements into out; return how many."""
+        if out is None:
+            raise TypeError("a writable bytes-like object is required, not None")
+        max_count, max_nodes = _int(max_count), _long(max_nodes)
+        view = _buffer(out)
+        if not getattr(self, "ready", False):
+            raise ValueError("the walk was not set up: call Enumerator(n, prefix, unique)")
+        if max_count < 0 or len(view) < max_count * self.n:
+            raise ValueError(f"out holds {len(view)} bytes, too few for {max_count} placements")
         return self._walk(out, max_count, max_nodes)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, Union
 
 from . import _select
-from ._journal import Journal
+from ._journal import Journal, JournalError
 from ._parallel import run_tasks
 from ._validate import as_int, check_bool, check_n, check_workers
 
@@ -41,20 +41,67 @@ _INLINE_MAX_N = 13
 # journalled before the next starts, and the progress bar moves per call.
 _BATCHES = 64
 
-MapLike = Callable[[Callable[["Subproblem"], int], Sequence["Subproblem"]], Iterable[int]]
+MapLike = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 Workers = Union[int, MapLike]
 
 
-class Subproblem(NamedTuple):
-    """Queens placed at (rows[i], cols[i]) on an n board; the task counts `weight` times.
+class ExecutorError(RuntimeError):
+    """A map-like ``workers`` gave back results that do not match the work it was given."""
 
-    Picklable, and small: send it anywhere, count it with count_subproblem().
-    """
 
+class _Fields(NamedTuple):
     n: int
     weight: int
     rows: tuple[int, ...]
     cols: tuple[int, ...]
+
+
+class Subproblem(_Fields):
+    """Queens placed at (rows[i], cols[i]) on an n board; the task counts `weight` times.
+
+    Picklable, and small: send it anywhere, count it with count_subproblem().
+    The fields are checked whenever one is made, unpickled included: n an int
+    from 0 to MAX_N, weight a positive int, rows and cols ints on the board,
+    as many of each, and no row twice.
+
+    >>> Subproblem(8, 1, rows=[0, 7], cols=[3, 4])
+    Subproblem(n=8, weight=1, rows=(0, 7), cols=(3, 4))
+    >>> Subproblem(8, 1, rows=(0, 8), cols=(3, 4))
+    Traceback (most recent call last):
+    ...
+    ValueError: rows must lie on the board (0 to 7), got 8
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, n: Any, weight: Any, rows: Any, cols: Any) -> Subproblem:
+        return super().__new__(cls, *_checked_fields(n, weight, rows, cols))
+
+
+def _ints(values: Any, name: str) -> tuple[int, ...]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of ints, not {type(values).__name__}")
+    return tuple(as_int(value, f"{name}[{i}]") for i, value in enumerate(values))
+
+
+def _checked_fields(
+    n: Any, weight: Any, rows: Any, cols: Any
+) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    n = check_n(n)
+    weight = as_int(weight, "weight")
+    if weight < 1:
+        raise ValueError(f"weight must be a positive int, got {weight}")
+    rows, cols = _ints(rows, "rows"), _ints(cols, "cols")
+    if len(rows) != len(cols):
+        raise ValueError(f"rows and cols must be as long (one of each per queen): {rows}, {cols}")
+    for name, values in (("rows", rows), ("cols", cols)):
+        for value in values:
+            if not 0 <= value < n:
+                raise ValueError(f"{name} must lie on the board (0 to {n - 1}), got {value}")
+    if len(set(rows)) != len(rows):
+        twice = next(r for r in rows if rows.count(r) > 1)
+        raise ValueError(f"rows must differ: row {twice} holds two queens")
+    return n, weight, rows, cols
 
 
 def _free_columns(task: Subproblem, row: int) -> Iterator[int]:
@@ -168,14 +215,26 @@ def subproblems(n: int, *, depth: int | None = None) -> list[Subproblem]:
 def count_subproblem(task: Subproblem) -> int:
     """The weighted number of solutions that complete one subproblem.
 
+    ``task`` is a Subproblem, or a plain tuple (n, weight, rows, cols), checked
+    like one.  Placed queens that attack each other have no completion: 0.
+
     >>> count_subproblem(Subproblem(6, 1, rows=(0,), cols=(1,)))  # row 0's queen in column 1
     1
+    >>> count_subproblem((8, 2, (0,), (0,)))  # twice the 4 solutions with a queen at (0, 0)
+    8
     """
-    return _count(task, bytearray(1))
+    return _count_run([_as_subproblem(task)], bytearray(1))[0]
 
 
-def _count(task: Subproblem, stop: bytearray) -> int:
-    return _count_run([task], stop)[0]
+def _as_subproblem(task: Any) -> Subproblem:
+    # a Subproblem made by _replace() or tuple.__new__ skipped the checks: check again
+    if not isinstance(task, tuple) or len(task) != 4:
+        raise TypeError(
+            f"task must be a Subproblem or a tuple (n, weight, rows, cols), "
+            f"not {type(task).__name__}"
+            + (f" of length {len(task)}" if isinstance(task, tuple) else "")
+        )
+    return Subproblem(*task)
 
 
 def _count_run(tasks: Sequence[Subproblem], stop: bytearray) -> list[int]:
@@ -250,15 +309,23 @@ def count(
         depth = as_int(depth, "depth")
         if not 0 <= depth <= n:
             raise ValueError(f"depth must be between 0 and n ({n}), got {depth}")
-    total = _total(n, pool, journal, progress, depth, unique)
+    if journal is None:
+        total = _total(n, pool, None, progress, depth, unique)
+    else:
+        # opened (checked, locked, made writable) before any work
+        book = Journal(journal, n)
+        try:
+            total = _total(n, pool, book, progress, depth, unique)
+        finally:
+            book.close()
     return _burnside(n, total) if unique else total
 
 
 def _total(
-    n: int, pool: Workers, journal: Any, progress: bool, depth: int | None, unique: bool
+    n: int, pool: Workers, book: Journal | None, progress: bool, depth: int | None, unique: bool
 ) -> int:
     core = _select.core
-    split_wanted = journal is not None or progress or depth is not None or callable(pool)
+    split_wanted = book is not None or progress or depth is not None or callable(pool)
     if not split_wanted:
         if n <= _INLINE_MAX_N:
             # over in milliseconds: threads would cost more than they save
@@ -267,12 +334,21 @@ def _total(
             results = run_tasks(lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1)
             return sum(value for _, value in results)
     min_tasks = pool * _TASKS_PER_WORKER if isinstance(pool, int) else 1
+    if book is not None and book.depth is not None:
+        # a resumed count keeps the split it started with, whatever its workers
+        if depth is not None and depth != book.depth:
+            raise JournalError(
+                f"{book.path} journals another count (depth {book.depth}, not {depth}): "
+                "use another file, or the same n and depth"
+            )
+        depth = book.depth
     depth, tasks = _split(n, depth, min_tasks)
-    if isinstance(pool, int) and journal is None and not progress:
+    if isinstance(pool, int) and book is None and not progress:
         # nothing to record per task: each thread sums its own
         starts = _runs(tasks)
         return sum(value for _, value in run_tasks(_count_run, tasks, pool, False, starts))
-    book = Journal(journal, n, depth, tasks, unique) if journal is not None else None
+    if book is not None:
+        book.bind(depth, tasks, unique)
     bar = None
     try:
         done = book.finished() if book is not None else {}
@@ -287,8 +363,6 @@ def _total(
     finally:
         if bar is not None:
             bar.close()
-        if book is not None:
-            book.close()
     return sum(done.values())
 
 
@@ -301,11 +375,95 @@ def _results(
         for k, value in run_tasks(_count_run, todo, pool, starts=_runs(todo)):
             yield pending[k], value
         return
+    for call in _calls(tasks, pending):
+        units = [_Unit(indices, tuple(tasks[i] for i in indices)) for indices in call]
+        sent = {i: tasks[i] for indices in call for i in indices}
+        yield from _verified(pool, sent, pool(_count_unit, units))
+
+
+class _Unit(NamedTuple):
+    """What a map-like workers hands to one call of its function: tasks that
+    can share the core's table, with their indices, so that every result
+    comes back with the identity of its task."""
+
+    indices: tuple[int, ...]
+    tasks: tuple[Subproblem, ...]
+
+
+def _count_unit(unit: _Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(indices, weighted counts) of a unit: the function that map-like workers run."""
+    indices, tasks = unit
+    checked = [_as_subproblem(task) for task in tasks]
+    return tuple(indices), tuple(_count_run(checked, bytearray(1)))
+
+
+def _calls(tasks: Sequence[Subproblem], pending: list[int]) -> Iterator[list[tuple[int, ...]]]:
+    """The pending tasks in _BATCHES calls of units: runs of tasks that share a table."""
+    todo = [tasks[i] for i in pending]
+    starts = _runs(todo)
+    units = [tuple(pending[a:b]) for a, b in zip(starts, [*starts[1:], len(todo)])]
     size = max(1, -(-len(pending) // _BATCHES))
-    for start in range(0, len(pending), size):
-        batch = pending[start : start + size]
-        for index, value in zip(batch, pool(count_subproblem, [tasks[i] for i in batch])):
-            yield index, int(value)
+    call: list[tuple[int, ...]] = []
+    held = 0
+    for unit in units:
+        call.append(unit)
+        held += len(unit)
+        if held >= size:
+            yield call
+            call, held = [], 0
+    if call:
+        yield call
+
+
+def _verified(pool: Any, sent: dict[int, Subproblem], results: Any) -> Iterator[tuple[int, int]]:
+    """(index, count) of each result of one call of a map-like, refusing any
+    result that is not one of the tasks sent, a second one for the same task,
+    a count that cannot be right, and any task left without a result.  Order
+    does not matter."""
+    name = _describe(pool)
+    try:
+        results = iter(results)
+    except TypeError:
+        raise ExecutorError(
+            f"workers {name} returned {type(results).__name__}, not an iterable of results"
+        ) from None
+    seen: set[int] = set()
+    for result in results:
+        if not (isinstance(result, tuple) and len(result) == 2):
+            raise ExecutorError(
+                f"workers {name} returned {_short(result)}, which is not a result of the function "
+                "it was given: call it on every item, as map(func, items) does"
+            )
+        indices, counts = result
+        if not isinstance(indices, tuple) or not isinstance(counts, tuple):
+            raise ExecutorError(f"workers {name} returned a malformed result: {_short(result)}")
+        if len(indices) != len(counts):
+            raise ExecutorError(f"workers {name} returned a malformed result: {_short(result)}")
+        for index, value in zip(indices, counts):
+            if type(index) is not int or index not in sent:
+                raise ExecutorError(f"workers {name} returned a result for a task it was not given")
+            if index in seen:
+                raise ExecutorError(f"workers {name} returned the result of task {index} twice")
+            if type(value) is not int or value < 0 or value % sent[index].weight:
+                raise ExecutorError(
+                    f"workers {name} returned {value!r} for task {index}, which cannot be its count"
+                )
+            seen.add(index)
+            yield index, value
+    if len(seen) != len(sent):
+        raise ExecutorError(
+            f"workers {name} returned the results of {len(seen)} of the {len(sent)} tasks "
+            "it was given: it dropped some"
+        )
+
+
+def _describe(pool: Any) -> str:
+    return _short(getattr(pool, "__qualname__", None) or pool)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _progress_bar(total: int, initial: int) -> Any:
