@@ -29,8 +29,10 @@
 # Each entry point below still refuses, before any loop, what would index
 # outside its arrays (a board side, queens off the board, a short buffer),
 # so that no call from Python can crash the interpreter; the search loops
-# themselves check nothing.
+# themselves check nothing.  The entry points index Python objects with
+# bounds checks on (boundscheck=False would also drop them for tuples).
 
+cimport cython
 from cpython.list cimport PyList_New
 from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint64_t
@@ -109,6 +111,8 @@ cdef int _check_stop(const unsigned char[::1] stop) except -1:
     return 0
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 cdef int _load_queens(int n, rows, cols, int *r, int *c) except -1:
     # rows and cols into r and c (room for _MAX_N each); the number of
     # queens, or an error if they do not fit the board
@@ -552,6 +556,8 @@ cdef object _count_preset_entry(int n, rows, cols, unsigned char[::1] stop,
     return total
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def count_each(tasks, unsigned char[::1] stop not None, Tables tables not None):
     """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
     in tasks], in one call without the GIL."""
@@ -1116,6 +1122,8 @@ cdef class Enumerator:
     cdef uint64_t allowed[_MAX_N + 1]
     cdef unsigned char placement[_MAX_N]
 
+    @cython.boundscheck(True)
+    @cython.wraparound(True)
     def __init__(self, size, prefix, bint unique):
         cdef int r, c, n
         cdef uint64_t bit

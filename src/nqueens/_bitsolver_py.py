@@ -338,10 +338,8 @@ def count_preset(
     """
     # the checks in the .pyx's order
     n = _board(n)
-    if stop is None:
-        raise TypeError("a writable bytes-like object is required, not None")
-    upper = _int(upper)
     _buffer(stop)
+    upper = _int(upper)
     if tables is not None and not isinstance(tables, Tables):
         raise TypeError(f"tables must be Tables or None, not {type(tables).__name__}")
     rows, cols = _load_queens(n, rows, cols)
@@ -779,10 +777,8 @@ class Enumerator:
 
     def fill(self, out: bytearray, max_count: int, max_nodes: int) -> int:
         """Write up to max_count placements into out; return how many."""
-        if out is None:
-            raise TypeError("a writable bytes-like object is required, not None")
+        view = _buffer(out)  # in the .pyx's order
         max_count, max_nodes = _int(max_count), _long(max_nodes)
-        view = _buffer(out)
         if not getattr(self, "ready", False):
             raise ValueError("the walk was not set up: call Enumerator(n, prefix, unique)")
         if max_count < 0 or len(view) < max_count * self.n:

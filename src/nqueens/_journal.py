@@ -39,12 +39,12 @@ _MAGIC = "nqueens-journal-1"
 # The files this process has open as journals, by (device, inode): a second
 # count on one of them is refused before it opens the file at all (closing
 # any descriptor of a file drops the POSIX locks that SQLite holds on it).
-# Other processes are kept out by a POSIX lock on one byte far past the
-# ones SQLite locks (at 1 GiB): unlike flock(), it is not inherited by the
-# processes that a process pool forks during the count.
+# Other processes are kept out by flock(), which SQLite's own POSIX locks
+# leave alone (a POSIX lock of ours would be dropped by SQLite's first read
+# of a new file).  A process pool forked during the count shares the locked
+# descriptor, so close() unlocks it explicitly rather than by closing it.
 _in_use: set[tuple[int, int]] = set()
 _in_use_lock = threading.Lock()
-_LOCK_BYTE = 1 << 40
 
 
 class JournalError(ValueError):
@@ -124,7 +124,7 @@ class Journal:
                 raise JournalError(f"{self.path} is not a regular file")
             if fcntl is not None:
                 try:
-                    fcntl.lockf(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, _LOCK_BYTE)
+                    fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except OSError as exc:
                     if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                         raise JournalError(
@@ -236,7 +236,9 @@ class Journal:
             self._db = None
         with _in_use_lock:
             if self._fd >= 0:
-                os.close(self._fd)  # drops the lock too
+                if fcntl is not None and self._key is not None:
+                    fcntl.flock(self._fd, fcntl.LOCK_UN)
+                os.close(self._fd)
                 self._fd = -1
             if self._key is not None:
                 _in_use.discard(self._key)
