@@ -952,6 +952,8 @@ cdef void _radix_sort(uint64_t *keys, uint64_t *spare, size_t size,
     cdef uint64_t *t
     cdef uint64_t *source = keys
     cdef uint64_t digits = (1 << _RADIX_BITS) - 1
+    if size == 0:  # keys may be NULL: nothing to sort (memcpy takes no NULL)
+        return
     while shift < bits:
         memset(count, 0, sizeof(count))
         for i in range(size):
