@@ -308,7 +308,7 @@ def doubling(func, units):
 
 def stranger(func, units):
     results = list(map(func, units))
-    indices, counts = results[0]
+    _, counts = results[0]
     return [((10**9,), counts[:1]), *results[1:]]
 
 

@@ -281,18 +281,28 @@ def count(
     ``dask.distributed.Client.get_executor().map``,
     ``mpi4py.futures.MPIPoolExecutor().map``.  The answer never depends on it.
 
+    A map-like is called as ``workers(func, units)``: each unit is a run of
+    subproblems that can share the core's tables, and each result carries
+    the indices of its tasks, so results may come back in any order; a
+    result that is missing, repeated, foreign or not a possible count raises
+    nqueens.ExecutorError (a RuntimeError) and is never journalled.
+
     ``journal`` names a SQLite file that records each finished subproblem as
     it finishes; the same call after any interruption (Ctrl-C, a kill)
-    recomputes only the unfinished ones.  ``progress=True`` shows a progress
-    bar of subproblems on stderr.  ``depth`` sets how many rows each
-    subproblem places below its border queens (see subproblems()).  The
+    recomputes only the unfinished ones, with the split the journal
+    recorded, whatever ``workers`` is now.  The journal is checked before
+    any work: a new file in a folder that exists, or a journal of this n; it
+    is held by one count at a time (another is refused as in use).
+    ``progress=True`` shows a progress bar of subproblems on stderr.
+    ``depth`` sets how many rows each subproblem places below its border
+    queens (see subproblems()).  The
     search runs in the compiled core without the GIL, and Ctrl-C interrupts
     it within a fraction of a second.
 
     Raises TypeError for arguments of the wrong type, ValueError if n is
     outside 0..MAX_N or workers is neither positive, -1 nor callable, and
-    nqueens.JournalError (a ValueError) for a journal of another count or a
-    file that is not a journal.
+    nqueens.JournalError (a ValueError) for a journal of another count, a
+    file that is not a journal or cannot be written, or one in use.
 
     >>> count(8)
     92
