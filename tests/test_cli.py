@@ -81,7 +81,7 @@ def test_version_and_help():
         (["count", "x"], "invalid int value"),
         (["count", "-1"], "n must be between 0 and"),
         (["count", "65"], "n must be between 0 and 64"),
-        (["count", "8", "--workers", "0"], "workers must be a positive int, -1"),
+        (["count", "8", "--workers", "0"], "workers must be 1 to 1024 threads, -1"),
         (["count", "8", "--workers", "two"], "invalid int value"),
         (["solve", "8", "--limit", "-1"], "limit must be None or an int >= 0"),
         (["solve", "8", "--format", "xml"], "invalid choice"),
@@ -124,4 +124,5 @@ def test_ctrl_c_exits_130_with_one_line(args):
         process.kill()
         process.communicate()
     assert process.returncode == 130
-    assert err.splitlines() == ["nqueens: interrupted"]
+    # a count this large first says that it will not finish
+    assert err.splitlines()[-1] == "nqueens: interrupted" and len(err.splitlines()) <= 2

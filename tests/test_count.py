@@ -137,7 +137,7 @@ def test_n_must_be_on_the_board_range(n):
 
 @pytest.mark.parametrize("workers", [0, -2, -100])
 def test_workers_must_be_positive_or_minus_one(workers):
-    with pytest.raises(ValueError, match="workers must be a positive int, -1"):
+    with pytest.raises(ValueError, match="workers must be 1 to 1024 threads, -1"):
         nqueens.count(8, workers=workers)
 
 

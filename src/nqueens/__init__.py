@@ -5,13 +5,13 @@ or, where that is missing or ``NQUEENS_PUREPYTHON=1`` is set, in its
 pure-Python twin (``"python"``).
 """
 
-from ._checking import Conflict, conflicts, is_solution
-from ._construct import construct
+from ._checking import Conflict, attacking_pairs, conflicts, is_solution
+from ._construct import PLACEMENT_MAX_N, construct
 from ._counting import ExecutorError, Subproblem, count, count_subproblem, subproblems
 from ._enumerating import solutions
 from ._journal import JournalError
 from ._random import random_solution
-from ._render import SVG_MAX_N, render, to_svg
+from ._render import SVG_MAX_N, SVG_MAX_SIZE, render, render_lines, to_svg
 from ._select import IMPLEMENTATION
 from ._validate import MAX_N
 from ._version import __version__
@@ -19,12 +19,15 @@ from ._version import __version__
 __all__ = [
     "IMPLEMENTATION",
     "MAX_N",
+    "PLACEMENT_MAX_N",
     "SVG_MAX_N",
+    "SVG_MAX_SIZE",
     "Conflict",
     "ExecutorError",
     "JournalError",
     "Subproblem",
     "__version__",
+    "attacking_pairs",
     "conflicts",
     "construct",
     "count",
@@ -32,6 +35,7 @@ __all__ = [
     "is_solution",
     "random_solution",
     "render",
+    "render_lines",
     "solutions",
     "subproblems",
     "to_svg",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
@@ -75,23 +77,57 @@ def is_solution(placement: Sequence[int]) -> bool:
     return next(_shared_lines(columns_of(placement)), None) is None
 
 
-def conflicts(placement: Sequence[int]) -> list[Conflict]:
-    """Return every pair of queens that attack each other, sorted by rows then kind.
+def conflicts(placement: Sequence[int], *, limit: int | None = None) -> list[Conflict]:
+    """Return the pairs of queens that attack each other, sorted by rows then kind.
 
-    Finding whether there are any takes O(n); listing them adds the size of
-    the answer (k queens on one line make k(k-1)/2 pairs).  Arguments are
-    checked as by is_solution().
+    ``limit`` stops after that many pairs (the first in that order): finding
+    them takes O(n + limit) time and memory, however many pairs there are.
+    Without it every pair is listed, which for k queens on one line is
+    k(k-1)/2 pairs; attacking_pairs() counts them in O(n) without listing.
+    Arguments are checked as by is_solution().
 
     >>> conflicts((1, 3, 0, 2))
     []
-    >>> conflicts((0, 1, 3, 3))
-    [Conflict(row1=0, row2=1, kind='diagonal'), Conflict(row1=2, row2=3, kind='column')]
+    >>> for pair in conflicts((0, 1, 3, 3)):
+    ...     print(pair)
+    Conflict(row1=0, row2=1, kind='diagonal')
+    Conflict(row1=0, row2=3, kind='diagonal')
+    Conflict(row1=1, row2=3, kind='diagonal')
+    Conflict(row1=2, row2=3, kind='column')
+    >>> conflicts([0] * 20000, limit=2)
+    [Conflict(row1=0, row2=1, kind='column'), Conflict(row1=0, row2=2, kind='column')]
     """
-    found = [
-        Conflict(a, b, kind)
-        for kind, rows in _shared_lines(columns_of(placement))
-        for i, a in enumerate(rows)
-        for b in rows[i + 1 :]
-    ]
-    found.sort(key=lambda c: (c.row1, c.row2, KINDS.index(c.kind)))
-    return found
+    columns = columns_of(placement)
+    if limit is not None:
+        limit = as_int(limit, "limit")
+        if limit < 0:
+            raise ValueError(f"limit must be None or an int >= 0, got {limit}")
+    return list(itertools.islice(_pairs_in_order(columns), limit))
+
+
+def attacking_pairs(placement: Sequence[int]) -> int:
+    """The number of pairs of queens that attack each other, in O(n).
+
+    >>> attacking_pairs([0] * 20000)
+    199990000
+    """
+    return sum(len(rows) * (len(rows) - 1) // 2 for _, rows in _shared_lines(columns_of(placement)))
+
+
+def _pairs_in_order(columns: list[int]) -> Iterator[Conflict]:
+    # Row by row, the later rows on each of its three lines, merged: the
+    # pairs come out sorted without being listed first.
+    after: dict[int, list[tuple[list[int], int, int]]] = {}
+    for kind, rows in _shared_lines(columns):
+        rank = KINDS.index(kind)
+        for i, row in enumerate(rows[:-1]):
+            after.setdefault(row, []).append((rows, i + 1, rank))
+    for row1 in sorted(after):
+        tails = [_tail(rows, start, rank) for rows, start, rank in after[row1]]
+        for row2, rank in heapq.merge(*tails):
+            yield Conflict(row1, row2, KINDS[rank])
+
+
+def _tail(rows: list[int], start: int, rank: int) -> Iterator[tuple[int, int]]:
+    for j in range(start, len(rows)):
+        yield rows[j], rank

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from ._validate import as_int
 
+PLACEMENT_MAX_N = 10**7
+"""The largest board construct() and random_solution() take: a tuple of n ints
+(about 36 bytes a row, 360 MB at the limit)."""
+
 
 def check_solvable(n: object) -> int:
     """Return n as an int if an n board has a solution, else raise TypeError / ValueError."""
     value = as_int(n, "n")
-    if value < 0:
-        raise ValueError(f"n must be >= 0, got {value}")
+    if not 0 <= value <= PLACEMENT_MAX_N:
+        raise ValueError(f"n must be between 0 and {PLACEMENT_MAX_N:,}, got {value}")
     if value in (2, 3):
         raise ValueError(f"the {value}-queens problem has no solution")
     return value
@@ -28,7 +32,7 @@ def construct(n: int) -> tuple[int, ...]:
     Unlike count() and solutions(), n is not bounded by MAX_N.
 
     Raises TypeError if n is not an int, ValueError for n = 2 and 3 (which
-    have no solution) and for negative n.
+    have no solution) and for n outside 0..PLACEMENT_MAX_N (10**7).
 
     >>> construct(8)
     (1, 3, 5, 7, 2, 0, 6, 4)

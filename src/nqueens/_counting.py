@@ -40,6 +40,8 @@ _INLINE_MAX_N = 13
 # Results handed to a map-like executor per call: each call's results are
 # journalled before the next starts, and the progress bar moves per call.
 _BATCHES = 64
+MAX_TASKS = 10**6
+"""The most subproblems a split may make: about 300 bytes each in memory."""
 
 MapLike = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 Workers = Union[int, MapLike]
@@ -189,6 +191,63 @@ def _sharing_order(task: Subproblem) -> tuple[list[tuple[int, int]], list[int]]:
     return [q for q in queens if q[0] != last], [c for r, c in queens if r == last]
 
 
+def check_depth(n: int, depth: object) -> int | None:
+    """depth as an int, or None; refused if the split would pass MAX_TASKS tasks
+    (counted, not built)."""
+    if depth is None:
+        return None
+    value = as_int(depth, "depth")
+    if not 0 <= value <= n:
+        raise ValueError(f"depth must be between 0 and n ({n}), got {value}")
+    tasks = _count_tasks(n, value, MAX_TASKS)
+    if tasks > MAX_TASKS:
+        raise ValueError(
+            f"depth {value} would cut the n = {n} board into more than {MAX_TASKS:,} tasks: "
+            "choose a smaller depth (or leave it to the default)"
+        )
+    return value
+
+
+def _count_tasks(n: int, depth: int, cap: int) -> int:
+    """The number of tasks of the split at depth, or cap + 1 once it passes cap:
+    a walk over the queens of the next rows on bitmasks, building no task."""
+    total = 0
+    full = (1 << n) - 1
+    for task in _constellation_tasks(n):
+        cols = d1 = d2 = placed = 0
+        for r, c in zip(task.rows, task.cols):
+            cols |= 1 << c
+            d1 |= 1 << (c - r + n - 1)  # the columns it attacks in row r' are d1 >> (n-1-r')
+            d2 |= 1 << (r + c)  # and d2 >> r'
+            placed |= 1 << r
+        stack = [(0, depth, cols, d1, d2, placed)]
+        while stack:
+            row, left, cols, d1, d2, placed = stack.pop()
+            while row < n and placed >> row & 1:
+                row += 1
+            if left == 0 or row >= n:
+                total += 1
+                if total > cap:
+                    return total
+                continue
+            free = full & ~(cols | d1 >> (n - 1 - row) | d2 >> row)
+            while free:
+                bit = free & -free
+                free ^= bit
+                c = bit.bit_length() - 1
+                stack.append(
+                    (
+                        row + 1,
+                        left - 1,
+                        cols | bit,
+                        d1 | 1 << (c - row + n - 1),
+                        d2 | 1 << (row + c),
+                        placed | 1 << row,
+                    )
+                )
+    return total
+
+
 def subproblems(n: int, *, depth: int | None = None) -> list[Subproblem]:
     """Cut count(n) into independent tasks: their weighted counts add up to count(n).
 
@@ -202,14 +261,10 @@ def subproblems(n: int, *, depth: int | None = None) -> list[Subproblem]:
 
     >>> tasks = subproblems(8, depth=0)
     >>> len(tasks), sum(count_subproblem(t) for t in tasks)
-    (27, 92)
+    (78, 92)
     """
     n = check_n(n)
-    if depth is not None:
-        depth = as_int(depth, "depth")
-        if not 0 <= depth <= n:
-            raise ValueError(f"depth must be between 0 and n ({n}), got {depth}")
-    return _split(n, depth, 1)[1]
+    return _split(n, check_depth(n, depth), 1)[1]
 
 
 def count_subproblem(task: Subproblem) -> int:
@@ -315,10 +370,7 @@ def count(
     pool: Workers = check_workers(workers)
     unique = check_bool(unique, "unique")
     progress = check_bool(progress, "progress")
-    if depth is not None:
-        depth = as_int(depth, "depth")
-        if not 0 <= depth <= n:
-            raise ValueError(f"depth must be between 0 and n ({n}), got {depth}")
+    depth = check_depth(n, depth)
     if journal is None:
         total = _total(n, pool, None, progress, depth, unique)
     else:

@@ -40,6 +40,14 @@ def solutions(
     50,000, are walked lazily in lexicographic order, so memory stays flat
     however many solutions there are.
 
+    Lexicographic order has a cost on large boards: the first solution is
+    the one whose first rows are as far left as possible, and the search
+    must rule out every placement before it.  It comes within a second up
+    to n = 32, takes seconds from n = 35 and grows quickly beyond (the walk
+    stays interruptible with Ctrl-C).  For one solution of a large board,
+    use ``construct(n)`` (a formula, instant for millions of rows) or
+    ``random_solution(n)`` (local search, linear time).
+
     >>> next(solutions(8))
     (0, 4, 7, 5, 2, 6, 1, 3)
     >>> list(solutions(6))

@@ -31,7 +31,7 @@ def random_solution(n: int, *, seed: int | None = None) -> tuple[int, ...]:
     None draws one from the system.
 
     Raises TypeError if n or seed is not an int, ValueError for n = 2 and 3
-    (no solution exists) and for negative n.
+    (no solution exists) and for n outside 0..PLACEMENT_MAX_N (10**7).
 
     >>> p = random_solution(50, seed=1)
     >>> len(p), sorted(p) == list(range(50))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ._checking import columns_of
 from ._validate import as_int
@@ -10,6 +10,8 @@ from ._validate import as_int
 STYLES = ("queens", "binary", "stars", "numbered", "unicode")
 SVG_MAX_N = 2000
 """The largest board to_svg() draws: beyond it the queens are under a pixel."""
+SVG_MAX_SIZE = 65536
+"""The largest picture to_svg() draws, in pixels a side."""
 
 
 def render(placement: Sequence[int], style: str = "queens") -> str:
@@ -37,61 +39,69 @@ def render(placement: Sequence[int], style: str = "queens") -> str:
     3 0 0 0
     0 0 4 0
     """
+    return "".join(line + "\n" for line in render_lines(placement, style))
+
+
+def render_lines(placement: Sequence[int], style: str = "queens") -> Iterator[str]:
+    """The lines of render(), one row at a time and without newlines: memory for one
+    row, not for the whole board.  Arguments are checked at the call.
+
+    >>> list(render_lines((1, 3, 0, 2)))
+    ['.Q..', '...Q', 'Q...', '..Q.']
+    """
     if style not in STYLES:
         raise ValueError(f"style must be one of {', '.join(STYLES)}; got {style!r}")
-    columns = columns_of(placement)
+    return _lines(columns_of(placement), style)
+
+
+def _lines(columns: list[int], style: str) -> Iterator[str]:
     n = len(columns)
-    lines = []
     for row, queen in enumerate(columns):
         if style == "queens":
-            lines.append("." * queen + "Q" + "." * (n - 1 - queen))
-            continue
-        if style == "unicode":
-            cells = ["♛" if c == queen else "□■"[(row + c) % 2] for c in range(n)]
-            lines.append("".join(cells))
-            continue
-        mark = {"binary": "1", "stars": "*", "numbered": str(row + 1)}[style]
-        empty = "0"
-        lines.append(" ".join(mark if c == queen else empty for c in range(n)))
-    return "".join(line + "\n" for line in lines)
+            yield "." * queen + "Q" + "." * (n - 1 - queen)
+        elif style == "unicode":
+            yield "".join("♛" if c == queen else "□■"[(row + c) % 2] for c in range(n))
+        else:
+            mark = {"binary": "1", "stars": "*", "numbered": str(row + 1)}[style]
+            yield " ".join(mark if c == queen else "0" for c in range(n))
 
 
 def to_svg(placement: Sequence[int], size: int = 400) -> str:
     """Draw a placement as a standalone SVG chessboard, `size` pixels square.
 
-    The checkering is one pattern and each queen one reference to a shared
-    symbol, so the file grows with n, not n^2.  Boards larger than the size
-    in pixels are drawn all the same, at under a pixel a square; above
-    SVG_MAX_N columns the drawing is refused.  Raises as render() does, and
-    ValueError for a size below 16 or a board over SVG_MAX_N.
+    The drawing is in board units (a square is 1 by 1, a queen sits at the
+    integers of its row and column), scaled to the size by the viewBox, so
+    every queen lies exactly in its square.  The checkering is one pattern
+    and each queen one reference to a shared symbol, so the file grows with
+    n, not n^2.  Boards larger than the size in pixels are drawn all the
+    same, at under a pixel a square; above SVG_MAX_N columns the drawing is
+    refused.  Raises as render() does, and ValueError for a size outside 16
+    to SVG_MAX_SIZE pixels or a board over SVG_MAX_N.
 
     >>> svg = to_svg((1, 3, 0, 2), size=200)
     >>> svg.startswith("<svg") and svg.count('<use href="#queen"') == 4
     True
     """
     size = as_int(size, "size")
-    if size < 16:
-        raise ValueError(f"size must be at least 16 pixels, got {size}")
+    if not 16 <= size <= SVG_MAX_SIZE:
+        raise ValueError(f"size must be 16 to {SVG_MAX_SIZE} pixels, got {size}")
     columns = columns_of(placement)
     n = len(columns)
     if n > SVG_MAX_N:
         raise ValueError(f"to_svg draws boards up to {SVG_MAX_N} columns (SVG_MAX_N), got {n}")
-    cell = size / max(n, 1)
+    side = max(n, 1)
     queens = "".join(
-        f'<use href="#queen" x="{c * cell:.4g}" y="{r * cell:.4g}" '
-        f'width="{cell:.4g}" height="{cell:.4g}"/>'
-        for r, c in enumerate(columns)
+        f'<use href="#queen" x="{c}" y="{r}" width="1" height="1"/>' for r, c in enumerate(columns)
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-        f'viewBox="0 0 {size} {size}">'
+        f'viewBox="0 0 {side} {side}">'
         f"<title>{n} queens</title>"
         "<defs>"
-        f'<pattern id="board" width="{2 * cell:.6g}" height="{2 * cell:.6g}" '
-        'patternUnits="userSpaceOnUse">'
-        f'<rect width="{2 * cell:.6g}" height="{2 * cell:.6g}" fill="#f0d9b5"/>'
-        f'<rect x="{cell:.6g}" width="{cell:.6g}" height="{cell:.6g}" fill="#b58863"/>'
-        f'<rect y="{cell:.6g}" width="{cell:.6g}" height="{cell:.6g}" fill="#b58863"/>'
+        '<pattern id="board" width="2" height="2" patternUnits="userSpaceOnUse">'
+        '<rect width="2" height="2" fill="#f0d9b5"/>'
+        '<rect x="1" width="1" height="1" fill="#b58863"/>'
+        '<rect y="1" width="1" height="1" fill="#b58863"/>'
         "</pattern>"
         '<symbol id="queen" viewBox="0 0 100 100">'
         '<path d="M20 78 L14 34 L32 54 L40 22 L50 50 L60 22 L68 54 L86 34 L80 78 Z" '
@@ -100,6 +110,6 @@ def to_svg(placement: Sequence[int], size: int = 400) -> str:
         'stroke="#f8f8f8" stroke-width="3"/>'
         "</symbol>"
         "</defs>"
-        f'<rect width="{size}" height="{size}" fill="url(#board)"/>'
+        f'<rect width="{side}" height="{side}" fill="url(#board)"/>'
         f"{queens}</svg>\n"
     )

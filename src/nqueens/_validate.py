@@ -21,10 +21,14 @@ def as_int(value: object, name: str) -> int:
 
 
 def check_bool(value: object, name: str) -> bool:
-    """Return value if it is a bool, or raise TypeError naming the argument."""
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
-    return value
+    """Return value as a bool if it is one (NumPy's bools too), or raise TypeError
+    naming the argument."""
+    if isinstance(value, bool):
+        return value
+    kind = type(value)
+    if kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool, not {kind.__name__}")
 
 
 def check_n(n: object) -> int:
@@ -45,19 +49,25 @@ def check_limit(limit: object) -> int | None:
     return value
 
 
+MAX_WORKERS = 1024
+"""The most threads count() accepts; it starts no more than the cores it may use."""
+
+
 def check_workers(workers: object) -> int | Callable[..., Any]:
-    """Return the threads that workers asks for (-1: every core), or workers itself
-    if it is a map-like callable."""
+    """Return the threads to start for workers (-1: every core; never more than the
+    cores, which is all that CPU-bound threads can use), or workers itself if it is
+    a map-like callable."""
     if callable(workers):
         return workers
     value = as_int(workers, "workers")
     if value == -1:
         return available_cores()
-    if value < 1:
+    if not 1 <= value <= MAX_WORKERS:
         raise ValueError(
-            f"workers must be a positive int, -1 (all cores) or a map-like callable, got {value}"
+            f"workers must be 1 to {MAX_WORKERS} threads, -1 (all cores) or a map-like "
+            f"callable, got {value}"
         )
-    return value
+    return min(value, available_cores())
 
 
 def available_cores() -> int:

@@ -19,6 +19,7 @@ from . import _bitsolver_py
 from ._baseline import BaselineUnavailable, build_temporary
 from ._counting import count
 from ._oeis import A000170
+from ._output import write_atomically
 from ._select import IMPLEMENTATION
 from ._validate import available_cores
 from ._version import DISTRIBUTION, __version__
@@ -170,7 +171,8 @@ def plot(timings: Sequence[Timing], path: str) -> None:
     axes.grid(True, which="major", alpha=0.4)
     axes.legend(fontsize=8, loc="upper left")
     figure.tight_layout()
-    figure.savefig(path)
+    # whole or not at all, and never through a link planted at the name
+    write_atomically(path, lambda temporary: figure.savefig(temporary, format="png"))
     plt.close(figure)
 
 

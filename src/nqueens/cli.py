@@ -2,8 +2,10 @@
 
 Usage errors exit with status 2 and one line on stderr, before any work;
 Ctrl-C exits with status 130 and one line; output into a closed pipe ends
-quietly.  ``verify`` exits with 0 for a solution and 1 for a placement with
-attacks.
+quietly (``verify`` keeps its verdict's status); output that cannot be
+written (a full disk, a directory in the way) exits with status 74 and one
+line.  ``verify`` exits with 0 for a solution and 1 for a placement with
+attacks.  Files are written whole or not at all.
 """
 
 from __future__ import annotations
@@ -12,20 +14,23 @@ import argparse
 import itertools
 import json
 import os
+import re
 import signal
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, NoReturn
 
 from . import benchmark
-from ._checking import columns_of, conflicts
+from ._checking import attacking_pairs, columns_of, conflicts
 from ._construct import check_solvable, construct
-from ._counting import count
+from ._counting import check_depth, count
 from ._enumerating import solutions
+from ._estimate import describe, sampled_duration
 from ._journal import JournalError
 from ._oeis import A000170
+from ._output import write_atomically
 from ._random import random_solution
-from ._render import STYLES, SVG_MAX_N, render, to_svg
+from ._render import STYLES, SVG_MAX_N, render_lines, to_svg
 from ._select import IMPLEMENTATION
 from ._symmetry import canonical
 from ._validate import as_int, check_limit, check_n, check_workers
@@ -34,7 +39,15 @@ from .reference import INFO, SOLVERS
 
 Placement = Sequence[int]
 _PROGRESS_FROM_N = 16
+# from this n on, count says how long it will take when no bar is shown:
+# n = 19 takes minutes on this project's machine, n = 18 under half a minute
+_ESTIMATE_FROM_N = 19
+_LARGEST_EVER_COUNTED = 27
 FORMATS = ("text", "json", "csv", "svg")
+# the attacking pairs that verify lists before it only counts the rest
+_PAIRS_SHOWN = 20
+# sysexits.h's EX_IOERR: the output could not be written
+_WRITE_FAILED = 74
 
 
 class UsageError(Exception):
@@ -61,28 +74,39 @@ def _write(chunks: Iterable[str]) -> None:
     out.flush()
 
 
-def _formatter(args: argparse.Namespace) -> Callable[[Placement], str]:
-    # how one placement is printed; --one-based shifts the numbers, not the boards
+def _formatter(args: argparse.Namespace) -> Callable[[Placement], Iterable[str]]:
+    # how one placement is printed, in pieces; --one-based shifts the
+    # numbers, not the boards; a text board goes a row at a time, so that a
+    # board of a million rows needs memory for one row, not for n**2 squares
     shift = 1 if args.one_based else 0
     if args.format == "json":
-        return lambda p: json.dumps([c + shift for c in p]) + "\n"
+        return lambda p: (json.dumps([c + shift for c in p]) + "\n",)
     if args.format == "csv":
-        return lambda p: ",".join(str(c + shift) for c in p) + "\n"
+        return lambda p: (",".join(str(c + shift) for c in p) + "\n",)
     if args.format == "svg":
-        return to_svg
+        return lambda p: (to_svg(p),)
     style = args.style
-    return lambda p: render(p, style) + "\n"
+    return lambda p: itertools.chain((line + "\n" for line in render_lines(p, style)), "\n")
 
 
-def _emit(args: argparse.Namespace, found: Iterable[Placement]) -> None:
+def _emit(args: argparse.Namespace, found: Iterable[Placement]) -> int:
+    """Print (or write to files) each placement; return how many there were."""
+    shown = 0
     if args.format == "svg" and getattr(args, "out", None):
-        for index, placement in enumerate(found, 1):
-            path = os.path.join(args.out, f"nqueens-{len(placement)}-{index:06d}.svg")
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(to_svg(placement))
-        return
+        for shown, placement in enumerate(found, 1):
+            path = os.path.join(args.out, f"nqueens-{len(placement)}-{shown:06d}.svg")
+            write_atomically(path, to_svg(placement))
+        return shown
     fmt = _formatter(args)
-    _write(fmt(p) for p in found)
+
+    def pieces() -> Iterator[str]:
+        nonlocal shown
+        for placement in found:
+            shown += 1
+            yield from fmt(placement)
+
+    _write(pieces())
+    return shown
 
 
 def _reference(name: str, n: int, unique: bool) -> Iterator[tuple[int, ...]]:
@@ -98,6 +122,8 @@ def _cmd_count(args: argparse.Namespace) -> int:
         progress = args.progress
         if progress is None:  # a bar when someone watches a count that takes a while
             progress = sys.stderr.isatty() and args.n >= _PROGRESS_FROM_N
+        if not progress and args.n >= _ESTIMATE_FROM_N:
+            _say_how_long(args)
         total = count(
             args.n,
             unique=args.unique,
@@ -112,12 +138,38 @@ def _cmd_count(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say_how_long(args: argparse.Namespace) -> None:
+    # one line before a count of more than a minute, when no bar shows progress
+    threads = check_workers(args.workers)
+    if not isinstance(threads, int):
+        return
+    if args.n > _LARGEST_EVER_COUNTED:
+        print(
+            f"nqueens: N = {args.n} is beyond every count ever made (the largest, N = 27, "
+            "took a year of specialised hardware in 2016): this count will not finish",
+            file=sys.stderr,
+            flush=True,
+        )
+        return
+    took = sampled_duration(args.n, threads)
+    if took.seconds >= 60:
+        about = "at least" if took.at_least else "about"
+        print(
+            f"nqueens: counting N = {args.n} will take {about} {describe(took.seconds)} on "
+            f"{threads} thread{'s' if threads > 1 else ''} here (estimated from a sample; "
+            "--progress shows a bar)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
     if args.solver is None:
         found: Iterable[Placement] = solutions(args.n, unique=args.unique, limit=args.limit)
     else:
         found = itertools.islice(_reference(args.solver, args.n, args.unique), args.limit)
-    _emit(args, found)
+    if _emit(args, found) == 0 and args.limit != 0:
+        print(f"nqueens solve: no solutions for N = {args.n}", file=sys.stderr)
     return 0
 
 
@@ -132,14 +184,18 @@ def _cmd_random(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    # the verdict stands even if the reader goes away before it is printed
     shift = 1 if args.one_based else 0
-    found = conflicts(args.placement)
-    if not found:
+    total = attacking_pairs(args.placement)
+    args.verdict = 1 if total else 0
+    if not total:
         print("valid")
         return 0
-    print(f"invalid: {len(found)} attacking pair{'s' if len(found) > 1 else ''}")
-    for pair in found:
+    print(f"invalid: {total} attacking pair{'s' if total > 1 else ''}")
+    for pair in conflicts(args.placement, limit=_PAIRS_SHOWN):
         print(f"rows {pair.row1 + shift} and {pair.row2 + shift}: same {pair.kind}")
+    if total > _PAIRS_SHOWN:
+        print(f"... and {total - _PAIRS_SHOWN} more")
     return 1
 
 
@@ -178,12 +234,23 @@ def _check_output(args: argparse.Namespace) -> None:
 
 def _check_verify(args: argparse.Namespace) -> None:
     shift = 1 if args.one_based else 0
+    words = args.columns
+    if not words or words == ["-"]:
+        # from standard input: the columns separated by spaces, commas or
+        # brackets, as solve's text of csv or json gives them
+        if sys.stdin is None or sys.stdin.isatty():
+            raise ValueError("no placement: give the columns, or pipe them in")
+        words = [w for w in re.split(r"[\s,\[\]]+", sys.stdin.read()) if w]
+        if not words:
+            raise ValueError("no placement: standard input holds no columns")
+    elif "-" in words:
+        raise ValueError("'-' (read standard input) cannot go with columns")
     placement = []
-    for row, word in enumerate(args.columns):
+    for row, word in enumerate(words):
         try:
             placement.append(int(word) - shift)
         except ValueError:
-            raise ValueError(f"column {row + shift} is {word!r}, not an integer") from None
+            raise ValueError(f"row {row + shift}: the column is {word!r}, not an integer") from None
     try:
         columns_of(placement)
     except ValueError:
@@ -212,14 +279,15 @@ def _check(args: argparse.Namespace) -> None:
                 as_int(args.seed, "seed")
         elif command in ("count", "solve"):
             n = check_n(args.n)
-            if getattr(args, "depth", None) is not None and not 0 <= args.depth <= n:
-                raise ValueError(f"--depth must be between 0 and N ({n}), got {args.depth}")
             if getattr(args, "solver", None) is not None and (
-                getattr(args, "journal", None) or getattr(args, "depth", None)
+                getattr(args, "journal", None) is not None
+                or getattr(args, "depth", None) is not None
             ):
                 raise ValueError("--journal and --depth apply to the native core only")
             check_limit(getattr(args, "limit", None))
             check_workers(getattr(args, "workers", 1))
+            if getattr(args, "depth", None) is not None:
+                check_depth(n, args.depth)
         if hasattr(args, "format"):
             _check_output(args)
     except (TypeError, ValueError) as exc:
@@ -303,7 +371,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.set_defaults(run=_cmd_count)
 
-    sub = command("solve", "print the solutions", "Print the solutions, in lexicographic order.")
+    sub = command(
+        "solve",
+        "print the solutions",
+        "Print the solutions, in lexicographic order. On large boards that order is costly: "
+        "the first solution of N = 40 takes seconds, and more beyond. For one solution of "
+        "any size at once, use 'nqueens construct N' or 'nqueens random N'.",
+    )
     board(sub)
     sub.add_argument("--limit", type=int, metavar="K", help="stop after K solutions")
     _add_output(sub, out=True)
@@ -381,10 +455,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
     previous = signal.signal(signal.SIGTERM, _terminate)
+    args = None
     try:
         args = parser.parse_args(argv)
         _check(args)
         status: int = args.run(args)
+        sys.stdout.flush()  # a write that fails fails here, not at exit
         return status
     except UsageError as exc:
         print(exc, file=sys.stderr)
@@ -399,9 +475,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nqueens: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
-        # the reader went away (e.g. `| head`): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+        # the reader went away (e.g. `| head`): stop quietly, keeping a verdict
+        _discard_stdout()
+        return int(getattr(args, "verdict", 0))
+    except OSError as exc:
+        _discard_stdout()
+        where = f" {exc.filename}" if exc.filename else " the output"
+        print(f"nqueens: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
+        return _WRITE_FAILED
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _discard_stdout() -> None:
+    # what is left in stdout's buffer would fail again at exit: send it nowhere
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
