@@ -23,7 +23,14 @@ def count_symmetric(n: int) -> tuple[int, int]: ...
 
 class Enumerator:
     done: bool
-    def __init__(self, n: int, prefix: Iterable[int], unique: bool) -> None: ...
+    def __init__(
+        self,
+        n: int,
+        prefix: Iterable[int],
+        unique: bool,
+        rows: Sequence[int] = (),
+        cols: Sequence[int] = (),
+    ) -> None: ...
     def fill(self, out: bytearray, max_count: int, max_nodes: int) -> int: ...
 
 class Gathered:

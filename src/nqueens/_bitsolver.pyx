@@ -1127,11 +1127,17 @@ cdef class Enumerator:
 
     @cython.boundscheck(True)
     @cython.wraparound(True)
-    def __init__(self, size, prefix, bint unique):
-        cdef int r, c, n
+    def __init__(self, size, prefix, bint unique, rows=(), cols=()):
+        # rows, cols: queens placed anywhere, which every solution keeps
+        cdef int r, c, n, k, i
+        cdef int qr[_MAX_N]
+        cdef int qc[_MAX_N]
         cdef uint64_t bit
         self.ready = False
         n = _board(size)
+        k = _load_queens(n, rows, cols, qr, qc)
+        if unique and k:
+            raise ValueError("a unique walk takes no placed queens")
         prefix = tuple([_int(c) for c in prefix])
         if len(prefix) > n:
             raise ValueError(f"a prefix of {len(prefix)} rows does not fit a board of {n}")
@@ -1143,12 +1149,21 @@ cdef class Enumerator:
         self.full = _full_mask(n)
         for r in range(n + 1):
             self.allowed[r] = self.full
+        for i in range(k):
+            # a placed queen's row takes its column only; the other rows lose
+            # the squares it attacks
+            bit = (<uint64_t>1) << qc[i]
+            for r in range(n):
+                if r == qr[i]:
+                    self.allowed[r] &= bit
+                else:
+                    self.allowed[r] &= ~(bit | _attacked(n, r, qr[i], qc[i]))
         self.cols[0] = self.ld[0] = self.rd[0] = 0
         self.done = False
         r = 0
         for c in prefix:
             bit = (<uint64_t>1) << c
-            if (self.cols[r] | self.ld[r] | self.rd[r]) & bit:
+            if (self.cols[r] | self.ld[r] | self.rd[r]) & bit or not self.allowed[r] & bit:
                 self.done = True
             self.placement[r] = c
             self.cols[r + 1] = self.cols[r] | bit

@@ -662,10 +662,20 @@ class Enumerator:
     number of solutions or nodes and carry on later from the same place.
     """
 
-    def __init__(self, n: int, prefix: Iterable[int], unique: bool) -> None:
+    def __init__(
+        self,
+        n: int,
+        prefix: Iterable[int],
+        unique: bool,
+        rows: Sequence[int] = (),
+        cols: Sequence[int] = (),
+    ) -> None:
         self.ready = False
-        n = _board(n)
         unique = bool(unique)
+        n = _board(n)
+        queen_rows, queen_cols = _load_queens(n, rows, cols)
+        if unique and queen_rows:
+            raise ValueError("a unique walk takes no placed queens")
         prefix = tuple([_int(c) for c in prefix])
         if len(prefix) > n:
             raise ValueError(f"a prefix of {len(prefix)} rows does not fit a board of {n}")
@@ -680,12 +690,19 @@ class Enumerator:
         self.rd = [0] * (n + 1)
         self.free = [0] * (n + 1)
         self.allowed = [self.full] * (n + 1)
+        for qr, qc in zip(queen_rows, queen_cols):
+            bit = 1 << qc
+            for r in range(n):
+                if r == qr:
+                    self.allowed[r] &= bit
+                else:
+                    self.allowed[r] &= ~(bit | _attacked(n, r, qr, qc))
         self.placement = [0] * n
         self.done = False
         r = 0
         for c in prefix:
             bit = 1 << c
-            if (self.cols[r] | self.ld[r] | self.rd[r]) & bit:
+            if (self.cols[r] | self.ld[r] | self.rd[r]) & bit or not self.allowed[r] & bit:
                 self.done = True
             self.placement[r] = c
             self.cols[r + 1] = self.cols[r] | bit

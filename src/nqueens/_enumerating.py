@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import itertools
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from . import _select
-from ._validate import check_bool, check_limit, check_n
+from ._completion import COMPLETION_MAX_N, check_placed, walk
+from ._validate import as_int, check_bool, check_limit, check_n
+
+Queens = tuple[int, ...]
 
 # Placements fetched from the core per call, and squares searched per call
 # at most, so that a long gap between solutions still returns to Python
@@ -24,7 +27,11 @@ _WALK_LIMIT = 50_000
 
 
 def solutions(
-    n: int, *, unique: bool = False, limit: int | None = None
+    n: int,
+    *,
+    unique: bool = False,
+    limit: int | None = None,
+    placed: Mapping[int, int] | Iterable[tuple[int, int]] | None = None,
 ) -> Iterator[tuple[int, ...]]:
     """Yield every solution of the n-queens problem, in lexicographic order.
 
@@ -56,10 +63,37 @@ def solutions(
     [(1, 3, 5, 0, 2, 4)]
     >>> len(list(solutions(8, limit=5)))
     5
+
+    ``placed`` lists only the solutions that keep queens already on the
+    board (the completion problem), in lexicographic order: a mapping row ->
+    column or an iterable of (row, column) pairs, checked as count() checks
+    it; unique=True cannot go with it.  Boards up to COMPLETION_MAX_N (1000)
+    are taken, those beyond MAX_N walked in Python.  Completion is
+    NP-complete: some instances are answered at once, others never in
+    practice, though Ctrl-C always stops the walk.  With no queen placed,
+    ``construct(n)`` gives a solution of any size at once.
+
+    >>> next(solutions(8, placed={0: 7, 7: 3}))
+    (7, 2, 0, 5, 1, 4, 6, 3)
     """
-    n = check_n(n)
     limit = check_limit(limit)
     unique = check_bool(unique, "unique")
+    if placed is not None:
+        size = as_int(n, "n")
+        if not 0 <= size <= COMPLETION_MAX_N:
+            raise ValueError(
+                f"n must be between 0 and {COMPLETION_MAX_N} with placed queens, got {size}"
+            )
+        if unique:
+            raise ValueError(
+                "unique=True cannot go with placed queens: the symmetries of the board do not "
+                "keep them in place"
+            )
+        rows, cols = check_placed(size, placed)
+        if size > _select.core.MAX_N:
+            return itertools.islice(walk(size, rows, cols), limit)
+        return itertools.chain.from_iterable(_walked(size, False, limit, rows, cols))
+    n = check_n(n)
     core = _select.core
     chunks: Iterator[Iterable[tuple[int, ...]]]
     if 2 <= n <= core.GATHER_MAX_N and (limit is None or limit > _WALK_LIMIT):
@@ -77,14 +111,16 @@ def _gathered(n: int, unique: bool, limit: int | None) -> Iterator[list[tuple[in
         yield table.tuples(start, min(start + _GATHERED_CHUNK, end))
 
 
-def _walked(n: int, unique: bool, limit: int | None) -> Iterator[Iterable[tuple[int, ...]]]:
-    walk = _select.core.Enumerator(n, (), unique)
+def _walked(
+    n: int, unique: bool, limit: int | None, rows: Queens = (), cols: Queens = ()
+) -> Iterator[Iterable[tuple[int, ...]]]:
+    walker = _select.core.Enumerator(n, (), unique, rows, cols)
     buffer = bytearray(n * _CHUNK)
     unpack = struct.Struct(f"{n}B").iter_unpack
     left = limit
-    while not walk.done and left != 0:
+    while not walker.done and left != 0:
         want = _CHUNK if left is None else min(_CHUNK, left)
-        found = walk.fill(buffer, want, _NODES_PER_CALL)
+        found = walker.fill(buffer, want, _NODES_PER_CALL)
         if left is not None:
             left -= found
         if n == 0:

@@ -22,6 +22,7 @@ from typing import Callable, NoReturn
 
 from . import benchmark
 from ._checking import attacking_pairs, columns_of, conflicts
+from ._completion import check_placed
 from ._construct import check_solvable, construct
 from ._counting import check_depth, count
 from ._enumerating import solutions
@@ -131,6 +132,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
             journal=args.journal,
             progress=progress,
             depth=args.depth,
+            placed=args.placed,
         )
     else:
         total = sum(1 for _ in _reference(args.solver, args.n, args.unique))
@@ -165,7 +167,9 @@ def _say_how_long(args: argparse.Namespace) -> None:
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     if args.solver is None:
-        found: Iterable[Placement] = solutions(args.n, unique=args.unique, limit=args.limit)
+        found: Iterable[Placement] = solutions(
+            args.n, unique=args.unique, limit=args.limit, placed=args.placed
+        )
     else:
         found = itertools.islice(_reference(args.solver, args.n, args.unique), args.limit)
     if _emit(args, found) == 0 and args.limit != 0:
@@ -263,6 +267,36 @@ def _check_verify(args: argparse.Namespace) -> None:
     args.placement = placement
 
 
+def _placed(args: argparse.Namespace) -> dict[int, int] | None:
+    # --place R:C ..., shifted by --one-based, checked as the API checks them
+    if not args.place:
+        return None
+    if args.solver is not None:
+        raise ValueError("--place applies to the native core only")
+    if args.unique:
+        raise ValueError("--unique cannot go with --place: symmetries move placed queens")
+    shift = 1 if args.one_based else 0
+    squares = []
+    for word in args.place:
+        match = re.fullmatch(r"\s*(-?\d+)\s*[:,]\s*(-?\d+)\s*", word)
+        if match is None:
+            raise ValueError(f"--place takes ROW:COLUMN, got {word!r}")
+        squares.append((int(match.group(1)) - shift, int(match.group(2)) - shift))
+    size = as_int(args.n, "n")
+    try:
+        rows, cols = check_placed(size, squares)
+    except ValueError as exc:
+        raise ValueError(_one_based(str(exc), shift)) from None
+    return dict(zip(rows, cols))
+
+
+def _one_based(message: str, shift: int) -> str:
+    # the squares of a message as the user numbered them
+    if not shift:
+        return message
+    return re.sub(r"\((-?\d+), (-?\d+)\)", lambda m: f"({int(m[1]) + 1}, {int(m[2]) + 1})", message)
+
+
 def _check(args: argparse.Namespace) -> None:
     # the API's own checks, run before any work so that they read as usage errors
     command = args.command
@@ -278,7 +312,8 @@ def _check(args: argparse.Namespace) -> None:
             if args.seed is not None:
                 as_int(args.seed, "seed")
         elif command in ("count", "solve"):
-            n = check_n(args.n)
+            args.placed = _placed(args)
+            n = args.n if args.placed is not None and command == "solve" else check_n(args.n)
             if getattr(args, "solver", None) is not None and (
                 getattr(args, "journal", None) is not None
                 or getattr(args, "depth", None) is not None
@@ -310,7 +345,9 @@ def _add_output(sub: argparse.ArgumentParser, out: bool = False) -> None:
         "numbered (a queen shows its row from 1), unicode (♛ on □■) (default: queens)",
     )
     sub.add_argument(
-        "--one-based", action="store_true", help="number columns from 1 in json and csv"
+        "--one-based",
+        action="store_true",
+        help="number columns from 1 in json and csv, and rows and columns of --place",
     )
     if out:
         sub.add_argument(
@@ -340,6 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="NAME",
             help="a pure-Python reference solver instead of the core (see: nqueens solvers)",
         )
+        sub.add_argument(
+            "--place",
+            action="append",
+            metavar="R:C",
+            help="a queen already on the board, at row R and column C (repeatable): only the "
+            "solutions that keep them (the completion problem; some instances are hard)",
+        )
 
     sub = command("count", "print the number of solutions")
     board(sub)
@@ -368,6 +412,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="D",
         help="rows each part places below the border queens (default: from N)",
+    )
+    sub.add_argument(
+        "--one-based", action="store_true", help="rows and columns of --place count from 1"
     )
     sub.set_defaults(run=_cmd_count)
 
