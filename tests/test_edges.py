@@ -181,6 +181,10 @@ def test_depth_is_refused_with_a_reference_solver_whatever_its_value():
         assert "--journal and --depth apply to the native core only" in result.stderr
 
 
+@pytest.mark.skipif(
+    "asan" in os.environ.get("LD_PRELOAD", ""),
+    reason="under AddressSanitizer, shadow memory and quarantine make peak memory meaningless",
+)
 def test_text_boards_stream_a_row_at_a_time():
     # a fresh process whose one child is the command: its peak memory alone
     measure = (
