@@ -235,8 +235,10 @@ def test_corrupt_journal_is_reported_and_never_overwritten(tmp_path, content):
 
 def test_foreign_database_is_refused(tmp_path):
     path = tmp_path / "other.sqlite"
-    with sqlite3.connect(path) as db:
+    db = sqlite3.connect(path)
+    with db:
         db.execute("CREATE TABLE people (name TEXT)")
+    db.close()  # (the context manager commits; it does not close)
     before = path.read_bytes()
     with pytest.raises(JournalError, match="is not an nqueens journal"):
         nqueens.count(9, journal=path)
