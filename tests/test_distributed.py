@@ -293,7 +293,16 @@ def test_cli_shows_no_progress_when_stderr_is_not_a_terminal():
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, workers):
+def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, workers, monkeypatch):
+    # a process started with SIGINT ignored (a background job) would never stop
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        interrupted_count(workers)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def interrupted_count(workers):
     threads_before = threading.active_count()
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
