@@ -9,6 +9,7 @@ CFLAGS asks for it (-g).
 
 import os
 import platform
+import re
 import sys
 
 from setuptools import Extension, setup
@@ -46,6 +47,10 @@ class OptionalBuildExt(build_ext):
         else:
             debug = "-g" in os.environ.get("CFLAGS", "").split()
             ext.extra_compile_args = ["-O3"] + ([] if debug else ["-g0"])
+        # the flags, as the core reports them (nqueens bench): CFLAGS, then ours
+        flags = " ".join([os.environ.get("CFLAGS", "").strip(), *ext.extra_compile_args]).strip()
+        flags = re.sub(r"[^A-Za-z0-9 =_.,:+/-]", "", flags)
+        ext.define_macros = [("NQ_CFLAGS", f'"{flags}"')]
         try:
             super().build_extension(ext)
         except BUILD_FAILED as exc:

@@ -1,18 +1,16 @@
-"""Shared pieces of the benchmark suite: the plain C baseline, built on the spot."""
+"""Shared pieces of the benchmark suite: the bench command's implementations."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
 
 import pytest
 
-from nqueens._baseline import BaselineUnavailable, build
+from nqueens import benchmark
 
 
 @pytest.fixture(scope="session")
-def baseline(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], int]:
-    """count(n) of bench/baseline.c compiled with `cc -O3`, called through ctypes."""
-    try:
-        return build(str(tmp_path_factory.mktemp("baseline")))
-    except BaselineUnavailable as exc:
-        pytest.skip(f"the plain C baseline is not timed: {exc}")
+def implementations() -> dict[str, benchmark.Implementation]:
+    """What `nqueens bench` times, by key; plain C compiled with `cc -O3` on the spot
+    (missing where no compiler is found: its tests then skip and say why)."""
+    return {impl.key: impl for impl in benchmark.implementations(sys.stderr)}

@@ -1,12 +1,15 @@
-"""Every implementation, side by side for each n.
+"""Every implementation of `nqueens bench`, side by side for each n.
 
     pytest bench --benchmark-group-by=param:n --benchmark-autosave
     pytest bench --benchmark-group-by=param:n --benchmark-compare
 
-Rows: the core with one thread and with every core, the plain C baseline
-(bench/baseline.c, compiled with cc -O3 at benchmark time), the core's
-pure-Python twin, and each reference solver up to the largest n it counts in
-about a second (its INFO.quick_n).
+The rows are the command's own (nqueens.benchmark.implementations(), with
+its keys and its check of every count against A000170): the core with one
+thread and, where it starts threads (n >= 14), with every core; the plain C
+baseline (bench/baseline.c, compiled with cc -O3 at benchmark time); the
+core's pure-Python twin; and each reference solver up to the largest n it
+counts in about a second (its INFO.quick_n).  Besides, the core's unique
+count and the iteration of solutions().
 """
 
 from __future__ import annotations
@@ -14,12 +17,20 @@ from __future__ import annotations
 import pytest
 
 import nqueens
-from nqueens import _bitsolver_py
+from nqueens import benchmark as command
 from nqueens._oeis import A000170, A002562
 from nqueens.reference import INFO, SOLVERS
 
 CORE_SIZES = range(8, 17)
+THREAD_SIZES = range(command.THREADS_MIN_N, 17)
 TWIN_SIZES = range(8, 13)
+SIZES = {
+    "core": CORE_SIZES,
+    "core-threads": THREAD_SIZES,
+    "plain-c": CORE_SIZES,
+    "twin": TWIN_SIZES,
+    **{name: range(8, INFO[name].quick_n + 1) for name in SOLVERS},
+}
 
 
 def record(benchmark, n, implementation):
@@ -36,14 +47,14 @@ def per_second(benchmark, n):
         benchmark.extra_info["solutions_per_second"] = A000170[n] / benchmark.stats.stats.min
 
 
-@pytest.mark.parametrize("workers", [1, -1], ids=["1-thread", "all-cores"])
-@pytest.mark.parametrize("n", CORE_SIZES)
-def test_core(benchmark, n, workers):
-    record(benchmark, n, f"core ({nqueens.IMPLEMENTATION}), workers={workers}")
-    result = benchmark.pedantic(
-        nqueens.count, args=(n,), kwargs={"workers": workers}, rounds=rounds(n)
-    )
-    assert result == A000170[n]
+@pytest.mark.parametrize(("key", "n"), [(key, n) for key in command.OWN_KEYS for n in SIZES[key]])
+def test_implementation(benchmark, implementations, key, n):
+    impl = implementations.get(key)
+    if impl is None:
+        pytest.skip(f"{key} is not timed on this machine (see the bench command's log)")
+    record(benchmark, n, impl.label)
+    result = benchmark.pedantic(impl.count, args=(n,), rounds=rounds(n))
+    assert command._check_result(result, n) is None
     per_second(benchmark, n)
 
 
@@ -67,30 +78,3 @@ def test_iterate_unique_solutions(benchmark):
     record(benchmark, n, "iterate solutions(unique=True) in Python, lexicographic order")
     result = benchmark.pedantic(lambda: sum(1 for _ in nqueens.solutions(n, unique=True)), rounds=3)
     assert result == A002562[n]
-
-
-@pytest.mark.parametrize("n", CORE_SIZES)
-def test_plain_c(benchmark, baseline, n):
-    record(benchmark, n, "plain C, cc -O3")
-    result = benchmark.pedantic(baseline, args=(n,), rounds=rounds(n))
-    assert result == A000170[n]
-    per_second(benchmark, n)
-
-
-@pytest.mark.parametrize("n", TWIN_SIZES)
-def test_pure_python_twin(benchmark, n):
-    record(benchmark, n, "pure-Python twin (NQUEENS_PUREPYTHON mode)")
-    result = benchmark.pedantic(_bitsolver_py.count_solutions, args=(n, bytearray(1)), rounds=3)
-    assert result == A000170[n]
-    per_second(benchmark, n)
-
-
-@pytest.mark.parametrize(
-    ("name", "n"),
-    [(name, n) for name in SOLVERS for n in range(8, INFO[name].quick_n + 1)],
-)
-def test_reference(benchmark, name, n):
-    record(benchmark, n, f"reference: {name}")
-    result = benchmark.pedantic(lambda: sum(1 for _ in SOLVERS[name](n)), rounds=3)
-    assert result == A000170[n]
-    per_second(benchmark, n)

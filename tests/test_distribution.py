@@ -55,10 +55,9 @@ def test_the_plot_hint_names_the_distribution(monkeypatch, tmp_path, capsys):
     from nqueens import benchmark
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed
-    monkeypatch.setattr(benchmark, "measure", lambda *args: [])
-    monkeypatch.setattr(benchmark, "table", lambda timings: "")
+    monkeypatch.setattr(benchmark, "measure", lambda *args: ([], []))
     log = io.StringIO()
-    benchmark.run(8, 0.1, str(tmp_path), io.StringIO(), log)
+    benchmark.run(benchmark.Options(out_dir=str(tmp_path)), io.StringIO(), log)
     assert f"pip install '{installed_name()}[plot]'" in log.getvalue()
 
 

@@ -8,6 +8,7 @@ measured in the same run.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import shutil
@@ -50,5 +51,8 @@ def build(directory: str) -> Callable[[int], int]:
 
 
 def build_temporary() -> Callable[[int], int]:
-    """Like build(), in a temporary directory left for the process's lifetime."""
-    return build(tempfile.mkdtemp(prefix="nqueens-baseline-"))
+    """Like build(), in a temporary directory removed when the process exits (the
+    library stays loaded)."""
+    directory = tempfile.mkdtemp(prefix="nqueens-baseline-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    return build(directory)

@@ -2,6 +2,8 @@ from collections.abc import Iterable, Sequence
 
 MAX_N: int
 GATHER_MAX_N: int
+COMPILER: str
+CFLAGS: str
 
 class Tables:
     def __init__(self) -> None: ...

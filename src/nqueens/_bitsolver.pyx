@@ -42,6 +42,9 @@ from libc.string cimport memcmp, memcpy, memset
 cdef extern from "_bits.h":
     # the lowest set bit's index: a GCC/Clang builtin, or MSVC's intrinsic
     int nq_ctz64(unsigned long long) nogil
+    # the compiler that built this module, and the flags setup.py gave it
+    const char *NQ_COMPILER
+    const char *NQ_CFLAGS
 
 cdef extern from "Python.h":
     # the raw C macros, so that Cython adds no reference counting of its own
@@ -76,6 +79,8 @@ cdef enum:
 
 MAX_N = _MAX_N
 GATHER_MAX_N = _GATHER_MAX_N
+COMPILER = NQ_COMPILER.decode("ascii", "replace")
+CFLAGS = NQ_CFLAGS.decode("ascii", "replace")
 
 
 cdef inline int _int(value) except? -1:

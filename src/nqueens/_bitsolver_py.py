@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 MAX_N = 64
+COMPILER = "none (pure Python)"
+CFLAGS = ""
 _POLL_ROWS = 10
 _TAIL_ROWS = 5
 _TAIL_MOST = 120

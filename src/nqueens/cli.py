@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, NoReturn
 
-from . import benchmark
+from . import _bench_report, benchmark
 from ._checking import attacking_pairs, columns_of, conflicts
 from ._completion import check_placed
 from ._construct import check_solvable, construct
@@ -213,18 +213,57 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    benchmark.run(args.max_n, args.budget, args.out, sys.stdout, sys.stderr)
+    benchmark.run(args.options, sys.stdout, sys.stderr)
     return 0
 
 
 def _check_bench(args: argparse.Namespace) -> None:
-    if not benchmark.FIRST_N <= args.max_n <= len(A000170) - 1:
+    # every argument checked, the files to compare read and the solvers to race
+    # imported, before anything is timed
+    if args.quick:
+        args.max_n = benchmark.QUICK_MAX_N if args.max_n is None else args.max_n
+        args.budget = benchmark.QUICK_BUDGET if args.budget is None else args.budget
+        args.runs = benchmark.MIN_RUNS if args.runs is None else args.runs
+    max_n = benchmark.DEFAULT_MAX_N if args.max_n is None else args.max_n
+    budget = benchmark.DEFAULT_BUDGET if args.budget is None else args.budget
+    runs = benchmark.DEFAULT_RUNS if args.runs is None else args.runs
+    if not benchmark.FIRST_N <= max_n <= len(A000170) - 1:
         raise ValueError(
-            f"--max-n must be between {benchmark.FIRST_N} and {len(A000170) - 1}, got {args.max_n}"
+            f"--max-n must be between {benchmark.FIRST_N} and {len(A000170) - 1}, got {max_n}"
         )
-    if not args.budget > 0:  # also refuses nan
-        raise ValueError(f"--budget must be a positive number of seconds, got {args.budget}")
-    benchmark.check_out_dir(args.out)
+    if not budget > 0:  # also refuses nan
+        raise ValueError(f"--budget must be a positive number of seconds, got {budget}")
+    if not 1 <= runs <= benchmark.MAX_RUNS:
+        raise ValueError(f"--runs must be between 1 and {benchmark.MAX_RUNS}, got {runs}")
+    if args.compare is not None and len(args.compare) > 2:
+        raise ValueError("--compare takes OLD.json, or OLD.json NEW.json")
+    compare = args.compare or []
+    for path in compare:
+        _bench_report.load(path)
+    if len(compare) == 2:
+        extra = [o for o in ("only", "skip", "against", "json") if getattr(args, o)]
+        if extra or args.quick or args.out is not None:
+            raise ValueError("--compare OLD.json NEW.json times nothing: it takes no other option")
+    if args.out is not None:
+        benchmark.check_out_dir(args.out)
+    if args.json is not None:
+        benchmark.check_out_dir(os.path.dirname(os.path.abspath(args.json)), "--json")
+    yours = [benchmark.load_against(spec) for spec in args.against or []]
+    known = [*benchmark.OWN_KEYS, *(impl.key for impl in yours)]
+    benchmark.check_names(args.only, known, "--only")
+    benchmark.check_names(args.skip, known, "--skip")
+    args.options = benchmark.Options(
+        max_n=max_n,
+        budget=budget,
+        runs=runs,
+        out_dir="." if args.out is None else args.out,
+        json_path=args.json,
+        compare=compare,
+        only=args.only,
+        skip=args.skip,
+        against=yours,
+        argv=["nqueens", *args.argv],
+    )
 
 
 def _check_output(args: argparse.Namespace) -> None:
@@ -470,29 +509,71 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = command(
         "bench",
-        "time the core against pure Python and plain C",
-        "Time the core, its pure-Python twin, every reference solver and a plain C program "
-        "(where a compiler is found) for n = 4, 5, ..., dropping each once one size exceeds "
-        "the budget. Prints Markdown tables of times and speed-ups, and writes a PNG plot "
-        f"({benchmark.PLOT_NAME}) where matplotlib is installed.",
+        "time the core against pure Python, plain C and your own solver",
+        "Time the core (one thread, and every core from n = 14, where it starts threads), "
+        "a plain C program (where a compiler is found), the core's pure-Python twin, every "
+        "reference solver and any solver of yours, for n = 4, 5, ..., dropping each once one "
+        "size exceeds the budget. Each figure is the median of several runs, with its spread; "
+        "every count is checked against OEIS A000170. Prints a Markdown report (the machine, "
+        "warnings, headline ratios, a table of times and one of speed-ups) and writes it, "
+        f"with a JSON file of every run, to --out as {benchmark.MARKDOWN_NAME} and "
+        f"{benchmark.JSON_NAME}, with a plot ({benchmark.PLOT_NAME}) where matplotlib is "
+        "installed. The defaults reproduce the README's figures and take about five minutes; "
+        "--quick takes under a minute.",
     )
     sub.add_argument(
         "--max-n",
         type=int,
-        default=benchmark.DEFAULT_MAX_N,
         metavar="N",
-        help=f"the largest board (default: {benchmark.DEFAULT_MAX_N})",
+        help=f"the largest board (default: {benchmark.DEFAULT_MAX_N}; --quick: "
+        f"{benchmark.QUICK_MAX_N})",
     )
     sub.add_argument(
         "--budget",
         type=float,
-        default=benchmark.DEFAULT_BUDGET,
         metavar="SECONDS",
         help="drop an implementation once one size takes longer "
-        f"(default: {benchmark.DEFAULT_BUDGET})",
+        f"(default: {benchmark.DEFAULT_BUDGET}; --quick: {benchmark.QUICK_BUDGET})",
     )
     sub.add_argument(
-        "--out", default=".", metavar="DIR", help="where to write the plot (default: .)"
+        "--runs",
+        type=int,
+        metavar="K",
+        help=f"runs per figure (default: {benchmark.DEFAULT_RUNS}, {benchmark.MIN_RUNS} where a "
+        f"run takes over {benchmark.SLOW_RUN:g} s; --quick: {benchmark.MIN_RUNS})",
+    )
+    sub.add_argument(
+        "--quick", action="store_true", help="a short run, under a minute (smaller n and budget)"
+    )
+    sub.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"where to write {benchmark.MARKDOWN_NAME}, {benchmark.JSON_NAME} and "
+        f"{benchmark.PLOT_NAME} (default: .)",
+    )
+    sub.add_argument("--json", metavar="FILE", help="also write the JSON report to FILE")
+    sub.add_argument(
+        "--compare",
+        nargs="+",
+        metavar="JSON",
+        help="after the run, compare it with OLD.json (new/old per implementation and n); "
+        "with OLD.json NEW.json, compare two saved runs and time nothing",
+    )
+    sub.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="time only these: core, core-threads, plain-c, twin, a reference solver's name "
+        "(see nqueens solvers) or a MODULE:FUNCTION given to --against",
+    )
+    sub.add_argument("--skip", nargs="+", metavar="NAME", help="time all but these")
+    sub.add_argument(
+        "--against",
+        action="append",
+        metavar="MODULE:FUNCTION",
+        help="time your own count(n) -> int too (repeatable); MODULE may be a dotted name "
+        "importable from here or a path to a .py file; it is checked against OEIS A000170 for "
+        "n = 4..8 first, and dropped, never timed, if it is wrong or raises",
     )
     sub.set_defaults(run=_cmd_bench)
     return parser
@@ -505,6 +586,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = None
     try:
         args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # for the reports
         _check(args)
         status: int = args.run(args)
         sys.stdout.flush()  # a write that fails fails here, not at exit

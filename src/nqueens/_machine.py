@@ -1,0 +1,114 @@
+"""Where a benchmark ran: the machine, the interpreter and the core, for every report.
+
+>>> facts = context(["nqueens", "bench"])
+>>> facts["command"], facts["cores"] >= 1, facts["package"].startswith("nqueens-count ")
+('nqueens bench', True, True)
+>>> busy({"cores": 2, "load_before": 0.1}), busy({"cores": 2, "load_before": 1.4})
+(False, True)
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import shlex
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ._select import IMPLEMENTATION, core
+from ._validate import available_cores
+from ._version import DISTRIBUTION, __version__
+
+# a machine is busy when something else keeps this share of its cores running
+BUSY_SHARE = 0.5
+
+
+def cpu_model() -> str:
+    """The processor's model name, as the OS tells it ("unknown" where it does not)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            for line in info:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Hardware", "Processor") and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    if sys.platform == "darwin":
+        import subprocess
+
+        try:
+            found = subprocess.run(
+                ["sysctl", "-n", "machdep.cpu.brand_string"],
+                capture_output=True,
+                text=True,
+                timeout=5,
+            ).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            found = ""
+        if found:
+            return found
+    return platform.processor() or "unknown"
+
+
+def memory_bytes() -> int | None:
+    """The machine's physical memory, or None where the OS does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def load_average() -> float | None:
+    """The one-minute load average, or None where there is none (Windows)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
+def context(argv: Sequence[str]) -> dict[str, Any]:
+    """The facts a report states about its run; argv is the command line."""
+    memory = memory_bytes()
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "command": shlex.join(argv),
+        "cpu": cpu_model(),
+        "architecture": platform.machine(),
+        "cores": available_cores(),
+        "memory_gib": None if memory is None else round(memory / 2**30, 1),
+        "os": platform.platform(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "package": f"{DISTRIBUTION} {__version__}",
+        "core": IMPLEMENTATION,
+        "compiler": core.COMPILER,
+        "cflags": core.CFLAGS,
+        "load_before": load_average(),
+    }
+
+
+def busy(facts: dict[str, Any]) -> bool:
+    """Whether the load before the run says that other work shared the machine."""
+    load = facts.get("load_before")
+    return load is not None and load >= BUSY_SHARE * facts["cores"]
+
+
+def describe(facts: dict[str, Any]) -> str:
+    """The context as one paragraph of a report."""
+    memory = "" if facts["memory_gib"] is None else f", {facts['memory_gib']} GiB"
+    built = (
+        "the pure-Python core"
+        if facts["core"] == "python"
+        else f"the Cython core built by {facts['compiler']} ({facts['cflags'] or 'no flags'})"
+    )
+    loads = ", ".join(
+        f"{when} {facts[key]}"
+        for when, key in (("before", "load_before"), ("after", "load_after"))
+        if facts.get(key) is not None
+    )
+    return (
+        f"{facts['date']}: {facts['cpu']} ({facts['architecture']}, {facts['cores']} cores"
+        f"{memory}), {facts['os']}, {facts['python']}, {facts['package']} on {built}. "
+        f"Load average {loads or 'not known'}. Command: `{facts['command']}`."
+    )
