@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import os
 import pkgutil
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,6 +63,21 @@ def test_readme_python_blocks_run(index, tmp_path, monkeypatch):
     needs = re.search(r"# needs: (\S+)", block)
     if needs:
         pytest.importorskip(needs.group(1), reason=f"this README block needs {needs.group(1)}")
+    launch = re.search(r"# launch: mpiexec -n (\d+)", block)
+    if launch:  # run as the README says: a script under MPI
+        launcher = shutil.which("mpiexec", path=os.path.dirname(sys.executable))
+        if launcher is None:
+            pytest.skip("no mpiexec beside this Python: the [mpi] extra installs MPICH's")
+        (tmp_path / "count.py").write_text(block)
+        result = subprocess.run(
+            [launcher, "-n", launch.group(1), sys.executable, "-m", "mpi4py.futures", "count.py"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.split() == ["365596"]
+        return
     exec(compile(block, f"README[{index}]", "exec"), {"__name__": "__main__"})
 
 

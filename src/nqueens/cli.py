@@ -11,6 +11,7 @@ attacks.  Files are written whole or not at all.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -22,9 +23,10 @@ from typing import Callable, NoReturn
 
 from . import _bench_report, benchmark
 from ._checking import attacking_pairs, columns_of, conflicts
+from ._clusters import MPI_LAUNCH, ClusterError, check_dask, check_mpi, dask_map, mpi_map
 from ._completion import check_placed
 from ._construct import check_solvable, construct
-from ._counting import check_depth, count
+from ._counting import Workers, check_depth, count
 from ._enumerating import solutions
 from ._estimate import describe, sampled_duration
 from ._journal import JournalError
@@ -123,17 +125,23 @@ def _cmd_count(args: argparse.Namespace) -> int:
         progress = args.progress
         if progress is None:  # a bar when someone watches a count that takes a while
             progress = sys.stderr.isatty() and args.n >= _PROGRESS_FROM_N
-        if not progress and args.n >= _ESTIMATE_FROM_N:
+        if not progress and args.n >= _ESTIMATE_FROM_N and not (args.dask or args.mpi):
             _say_how_long(args)
-        total = count(
-            args.n,
-            unique=args.unique,
-            workers=args.workers,
-            journal=args.journal,
-            progress=progress,
-            depth=args.depth,
-            placed=args.placed,
-        )
+        executor: contextlib.AbstractContextManager[Workers] = contextlib.nullcontext(args.workers)
+        if args.dask is not None:
+            executor = dask_map(args.dask)
+        elif args.mpi:
+            executor = mpi_map()
+        with executor as workers:
+            total = count(
+                args.n,
+                unique=args.unique,
+                workers=workers,
+                journal=args.journal,
+                progress=progress,
+                depth=args.depth,
+                placed=args.placed,
+            )
     else:
         total = sum(1 for _ in _reference(args.solver, args.n, args.unique))
     print(total, flush=True)
@@ -329,6 +337,26 @@ def _placed(args: argparse.Namespace) -> dict[int, int] | None:
     return dict(zip(rows, cols))
 
 
+def _check_cluster(args: argparse.Namespace) -> None:
+    # --dask or --mpi: the extra importable (MPI: launched with workers), and
+    # nothing that would contradict it
+    if args.dask is None and not args.mpi:
+        return
+    option = "--dask" if args.dask is not None else "--mpi"
+    if args.dask is not None and args.mpi:
+        raise ValueError("--dask and --mpi cannot go together")
+    if args.solver is not None:
+        raise ValueError(f"{option} applies to the native core only")
+    if args.workers != 1:
+        raise ValueError(f"{option} takes the cluster's workers: --workers cannot go with it")
+    if args.dask is not None and not args.dask.strip():
+        raise ValueError("--dask takes a scheduler's address (host:port) or 'local'")
+    try:
+        check_dask() if args.dask is not None else check_mpi()
+    except ClusterError as exc:
+        raise ValueError(str(exc)) from None
+
+
 def _one_based(message: str, shift: int) -> str:
     # the squares of a message as the user numbered them
     if not shift:
@@ -360,6 +388,8 @@ def _check(args: argparse.Namespace) -> None:
                 raise ValueError("--journal and --depth apply to the native core only")
             check_limit(getattr(args, "limit", None))
             check_workers(getattr(args, "workers", 1))
+            if command == "count":
+                _check_cluster(args)
             if getattr(args, "depth", None) is not None:
                 check_depth(n, args.depth)
         if hasattr(args, "format"):
@@ -432,6 +462,17 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="K",
         help="threads that search at once; -1 for one per core (default: 1)",
+    )
+    sub.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="count on a Dask cluster: its scheduler's address (tcp://host:8786), or 'local' "
+        "for one worker process per core here (needs the [dask] extra)",
+    )
+    sub.add_argument(
+        "--mpi",
+        action="store_true",
+        help=f"count on the MPI processes of this launch: {MPI_LAUNCH} (needs the [mpi] extra)",
     )
     sub.add_argument(
         "--journal",
@@ -600,7 +641,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("nqueens: interrupted", file=sys.stderr)
         return 130
-    except JournalError as exc:
+    except (JournalError, ClusterError) as exc:
         print(f"nqueens: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -1,0 +1,94 @@
+"""Executors on many machines for the command line: a Dask cluster, or MPI.
+
+Each gives the map-like that count(workers=...) takes, and closes what it
+opened when the count ends.  Every problem (the extra not installed, a
+scheduler out of reach, a process not launched under MPI) is a ClusterError
+with one line that says what to do, raised before any counting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Any, Callable
+
+from ._validate import available_cores
+from ._version import DISTRIBUTION
+
+Map = Callable[..., Any]
+CONNECT_TIMEOUT = "10s"
+MPI_LAUNCH = "mpiexec -n K python -m mpi4py.futures -m nqueens count N --mpi"
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be used; the message says why in one line."""
+
+
+def _missing(option: str, extra: str) -> ClusterError:
+    return ClusterError(
+        f"{option} needs the [{extra}] extra: pip install '{DISTRIBUTION}[{extra}]'"
+    )
+
+
+def check_dask() -> None:
+    """Raise ClusterError unless Dask's distributed scheduler can be imported."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise _missing("--dask", "dask") from None
+
+
+def check_mpi() -> None:
+    """Raise ClusterError unless mpi4py is installed and this process is rank 0 of an
+    MPI launch with worker processes (mpi4py.futures)."""
+    try:
+        from mpi4py import MPI
+    except ImportError:
+        raise _missing("--mpi", "mpi") from None
+    if MPI.COMM_WORLD.Get_size() < 2:
+        raise ClusterError(f"--mpi runs under MPI with worker processes: {MPI_LAUNCH}")
+
+
+@contextlib.contextmanager
+def dask_map(address: str) -> Iterator[Map]:
+    """The map of a Dask cluster: the scheduler at address, or with "local" a
+    LocalCluster of one single-threaded worker process per core here."""
+    check_dask()
+    from dask import distributed
+
+    cluster = None
+    try:
+        if address == "local":
+            cluster = distributed.LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=available_cores(),
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=":0",  # any free port: another cluster may hold 8787
+                silence_logs=logging.ERROR,
+            )
+            client = distributed.Client(cluster)  # type: ignore[no-untyped-call]
+        else:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        if cluster is not None:
+            cluster.close()
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ClusterError(f"--dask {address}: cannot reach the scheduler: {reason}") from None
+    try:
+        yield client.get_executor().map  # type: ignore[no-untyped-call]
+    finally:
+        client.close()  # type: ignore[no-untyped-call]
+        if cluster is not None:
+            cluster.close()
+
+
+@contextlib.contextmanager
+def mpi_map() -> Iterator[Map]:
+    """The map of the MPI worker processes this process was launched with."""
+    check_mpi()
+    from mpi4py.futures import MPIPoolExecutor
+
+    with MPIPoolExecutor() as pool:
+        yield pool.map

@@ -1,0 +1,228 @@
+"""Counting on Ray and on MPI, like on Dask: exact, unique, journalled, interrupted and
+resumed; and the command line's --dask and --mpi.
+
+Ray runs on a local instance started here (two CPUs, no dashboard); MPI on
+the processes of `mpiexec -n 3 python -m mpi4py.futures`, with the MPI
+runtime from PyPI (the [mpi] extra). Where an extra is missing these tests
+skip and say so; CI installs both and sets NQUEENS_CLUSTER_TESTS=required,
+which turns every such skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import nqueens
+from nqueens import subproblems
+from nqueens._oeis import A000170, A002562
+
+REQUIRED = os.environ.get("NQUEENS_CLUSTER_TESTS") == "required"
+
+
+def need(module: str, extra: str):
+    try:
+        return pytest.importorskip(module, reason=f"the [{extra}] extra is not installed")
+    except pytest.skip.Exception:
+        if REQUIRED:
+            pytest.fail(f"NQUEENS_CLUSTER_TESTS=required, but {module} cannot be imported")
+        raise
+
+
+def finished_tasks(path):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
+    finally:
+        db.close()
+
+
+class Interrupting:
+    """A map-like that passes units to `pool_map` and raises KeyboardInterrupt, as
+    Ctrl-C would, once `calls` calls have returned; counts the tasks it sent."""
+
+    def __init__(self, pool_map, calls=None):
+        self.pool_map, self.calls, self.tasks = pool_map, calls, 0
+
+    def __call__(self, func, units):
+        if self.calls is not None:
+            if self.calls == 0:
+                raise KeyboardInterrupt
+            self.calls -= 1
+        units = list(units)
+        self.tasks += sum(len(unit.tasks) for unit in units)
+        return self.pool_map(func, units)
+
+
+def exact_unique_and_resumed(pool_map, tmp_path):
+    """The checks every cluster passes."""
+    assert nqueens.count(13, workers=pool_map) == A000170[13]
+    assert nqueens.count(12, workers=pool_map, unique=True) == A002562[12]
+    path = tmp_path / "count.sqlite"
+    first = Interrupting(pool_map, calls=2)
+    with pytest.raises(KeyboardInterrupt):
+        nqueens.count(14, workers=first, journal=path, depth=2)
+    done = finished_tasks(path)
+    total = len(subproblems(14, depth=2))
+    assert 0 < done == first.tasks < total
+    again = Interrupting(pool_map)
+    assert nqueens.count(14, workers=again, journal=path, depth=2) == A000170[14]
+    assert again.tasks == total - done
+    assert nqueens.count(14, workers=again, journal=path, depth=2, unique=True) == A002562[14]
+    assert again.tasks == total - done  # complete: answered from the journal
+
+
+# Ray
+
+
+@pytest.fixture(scope="module")
+def ray_pool():
+    ray = need("ray", "ray")
+    from ray.util.multiprocessing import Pool
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        with Pool(2) as pool:
+            yield pool
+    finally:
+        ray.shutdown()
+
+
+def test_ray_counts_exactly_and_resumes(ray_pool, tmp_path):
+    exact_unique_and_resumed(ray_pool.map, tmp_path)
+
+
+# MPI
+
+MPI_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+
+    from mpi4py.futures import MPIPoolExecutor
+
+    # the workers import this script too, under another name: only rank 0 checks
+    if __name__ == "__main__":
+        sys.path.insert(0, sys.argv[2])
+        from test_clusters import exact_unique_and_resumed
+
+        with MPIPoolExecutor() as pool:
+            exact_unique_and_resumed(pool.map, Path(sys.argv[1]))
+        print("MPI checks passed")
+    """
+)
+
+
+def mpiexec(*args, timeout=300):
+    need("mpi4py", "mpi")
+    launcher = shutil.which("mpiexec", path=os.path.dirname(sys.executable)) or shutil.which(
+        "mpiexec"
+    )
+    if launcher is None:
+        if REQUIRED:
+            pytest.fail("NQUEENS_CLUSTER_TESTS=required, but no mpiexec is found")
+        pytest.skip("no mpiexec: the [mpi] extra installs MPICH's")
+    return subprocess.run(
+        [launcher, "-n", "3", sys.executable, "-m", "mpi4py.futures", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_mpi_counts_exactly_and_resumes(tmp_path):
+    script = tmp_path / "mpi_checks.py"
+    script.write_text(MPI_SCRIPT)
+    result = mpiexec(str(script), str(tmp_path), os.path.dirname(__file__))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "MPI checks passed" in result.stdout
+
+
+def test_cli_mpi_counts_with_a_journal_and_resumes_it(tmp_path):
+    path = tmp_path / "c.sqlite"
+    args = ["-m", "nqueens", "count", "13", "--mpi", "--journal", str(path), "--depth", "1"]
+    result = mpiexec(*args)
+    assert (result.returncode, result.stdout, result.stderr) == (0, f"{A000170[13]}\n", "")
+    assert finished_tasks(path) == len(subproblems(13, depth=1))
+    result = mpiexec(*args, "--unique")
+    assert (result.returncode, result.stdout) == (0, f"{A002562[13]}\n")
+
+
+def test_cli_mpi_outside_an_mpi_launch_says_how():
+    need("mpi4py", "mpi")
+    result = subprocess.run(
+        [sys.executable, "-m", "nqueens", "count", "10", "--mpi"], capture_output=True, text=True
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "nqueens count: --mpi runs under MPI with worker processes: "
+        "mpiexec -n K python -m mpi4py.futures -m nqueens count N --mpi"
+    ]
+
+
+# Dask from the command line
+
+
+def test_cli_dask_local_counts_with_a_journal_and_progress(tmp_path):
+    need("dask.distributed", "dask")
+    path = tmp_path / "c.sqlite"
+    command = [sys.executable, "-m", "nqueens", "count", "13", "--dask", "local"]
+    result = subprocess.run(
+        [*command, "--journal", str(path), "--progress"], capture_output=True, text=True
+    )
+    assert (result.returncode, result.stdout) == (0, f"{A000170[13]}\n"), result.stderr
+    assert "100%" in result.stderr  # the bar reached its end
+    assert finished_tasks(path) > 0
+    result = subprocess.run([*command, "--journal", str(path), "--unique"], capture_output=True,
+                            text=True)  # fmt: skip
+    assert (result.returncode, result.stdout) == (0, f"{A002562[13]}\n"), result.stderr
+
+
+def test_cli_dask_scheduler_out_of_reach_exits_2_with_one_line():
+    need("dask.distributed", "dask")
+    result = subprocess.run(
+        [sys.executable, "-m", "nqueens", "count", "10", "--dask", "tcp://127.0.0.1:9"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "--dask tcp://127.0.0.1:9: cannot reach the scheduler" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--dask", "local", "--mpi"], "--dask and --mpi cannot go together"),
+        (["--dask", "local", "--workers", "2"], "--workers cannot go with it"),
+        (["--dask", "local", "--solver", "bitmask"], "--dask applies to the native core only"),
+        (["--dask", " "], "--dask takes a scheduler's address"),
+    ],
+)
+def test_cli_cluster_usage_errors(args, message):
+    result = subprocess.run(
+        [sys.executable, "-m", "nqueens", "count", "10", *args], capture_output=True, text=True
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+def test_cli_without_the_extra_names_it(monkeypatch, capsys):
+    from nqueens import cli
+
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    monkeypatch.setitem(sys.modules, "mpi4py", None)
+    assert cli.main(["count", "10", "--dask", "local"]) == 2
+    assert cli.main(["count", "10", "--mpi"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "nqueens count: --dask needs the [dask] extra: pip install 'nqueens-count[dask]'",
+        "nqueens count: --mpi needs the [mpi] extra: pip install 'nqueens-count[mpi]'",
+    ]
