@@ -9,6 +9,7 @@ from ._checking import Conflict, attacking_pairs, conflicts, is_solution
 from ._construct import PLACEMENT_MAX_N, construct
 from ._counting import ExecutorError, Subproblem, count, count_subproblem, subproblems
 from ._enumerating import solutions
+from ._estimate import Estimate, estimate
 from ._journal import JournalError
 from ._random import random_solution
 from ._render import SVG_MAX_N, SVG_MAX_SIZE, render, render_lines, to_svg
@@ -23,6 +24,7 @@ __all__ = [
     "SVG_MAX_N",
     "SVG_MAX_SIZE",
     "Conflict",
+    "Estimate",
     "ExecutorError",
     "JournalError",
     "Subproblem",
@@ -32,6 +34,7 @@ __all__ = [
     "construct",
     "count",
     "count_subproblem",
+    "estimate",
     "is_solution",
     "random_solution",
     "render",

@@ -60,7 +60,7 @@ def dask_map(address: str) -> Iterator[Map]:
     cluster = None
     try:
         if address == "local":
-            cluster = distributed.LocalCluster(  # type: ignore[no-untyped-call]
+            cluster = distributed.LocalCluster(
                 n_workers=available_cores(),
                 threads_per_worker=1,
                 processes=True,
@@ -68,18 +68,18 @@ def dask_map(address: str) -> Iterator[Map]:
                 dashboard_address=":0",  # any free port: another cluster may hold 8787
                 silence_logs=logging.ERROR,
             )
-            client = distributed.Client(cluster)  # type: ignore[no-untyped-call]
+            client = distributed.Client(cluster)
         else:
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         if cluster is not None:
             cluster.close()
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ClusterError(f"--dask {address}: cannot reach the scheduler: {reason}") from None
     try:
-        yield client.get_executor().map  # type: ignore[no-untyped-call]
+        yield client.get_executor().map
     finally:
-        client.close()  # type: ignore[no-untyped-call]
+        client.close()
         if cluster is not None:
             cluster.close()
 

@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import itertools
 import json
+import math
 import os
 import re
 import signal
@@ -28,7 +29,7 @@ from ._completion import check_placed
 from ._construct import check_solvable, construct
 from ._counting import Workers, check_depth, count
 from ._enumerating import solutions
-from ._estimate import describe, sampled_duration
+from ._estimate import describe, estimate
 from ._journal import JournalError
 from ._oeis import A000170
 from ._output import write_atomically
@@ -45,6 +46,7 @@ _PROGRESS_FROM_N = 16
 # from this n on, count says how long it will take when no bar is shown:
 # n = 19 takes minutes on this project's machine, n = 18 under half a minute
 _ESTIMATE_FROM_N = 19
+_ESTIMATE_MAX_BUDGET = 3600
 _LARGEST_EVER_COUNTED = 27
 FORMATS = ("text", "json", "csv", "svg")
 # the attacking pairs that verify lists before it only counts the rest
@@ -161,16 +163,43 @@ def _say_how_long(args: argparse.Namespace) -> None:
             flush=True,
         )
         return
-    took = sampled_duration(args.n, threads)
+    took = estimate(args.n, unique=args.unique, workers=threads, budget=0.5)
     if took.seconds >= 60:
-        about = "at least" if took.at_least else "about"
         print(
-            f"nqueens: counting N = {args.n} will take {about} {describe(took.seconds)} on "
-            f"{threads} thread{'s' if threads > 1 else ''} here (estimated from a sample; "
+            f"nqueens: counting N = {args.n} will take about {describe(took.seconds)} on "
+            f"{threads} thread{'s' if threads > 1 else ''} here (estimated from random probes; "
             "--progress shows a bar)",
             file=sys.stderr,
             flush=True,
         )
+
+
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    found = estimate(
+        args.n, unique=args.unique, workers=args.workers, budget=args.budget, seed=args.seed
+    )
+    threads = found.threads
+    print(
+        f"N = {args.n}: about {_significant(found.solutions)} "
+        f"{'classes of ' if args.unique else ''}solutions"
+        f"{_error(found.solutions_error, found.solutions)}; the count about "
+        f"{describe(found.seconds)} on {threads} thread{'s' if threads > 1 else ''} here "
+        f"({found.probes} probes)"
+    )
+    return 0
+
+
+def _significant(value: float) -> str:
+    # three significant digits, written out: 4,970,000,000
+    return f"{float(f'{value:.3g}'):,.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def _error(error: float, value: float) -> str:
+    if error == 0:
+        return " (exact)"
+    if not math.isfinite(error) or value <= 0:
+        return ""
+    return f" (± {error / value:.1%})"
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -378,6 +407,14 @@ def _check(args: argparse.Namespace) -> None:
             check_solvable(args.n)
             if args.seed is not None:
                 as_int(args.seed, "seed")
+        elif command == "estimate":
+            check_n(args.n)
+            check_workers(args.workers)
+            if not 0 < args.budget <= _ESTIMATE_MAX_BUDGET:  # also refuses nan
+                raise ValueError(
+                    f"--budget must be above 0 and at most {_ESTIMATE_MAX_BUDGET} seconds, "
+                    f"got {args.budget}"
+                )
         elif command in ("count", "solve"):
             args.placed = _placed(args)
             n = args.n if args.placed is not None and command == "solve" else check_n(args.n)
@@ -497,6 +534,29 @@ def build_parser() -> argparse.ArgumentParser:
         "--one-based", action="store_true", help="rows and columns of --place count from 1"
     )
     sub.set_defaults(run=_cmd_count)
+
+    sub = command(
+        "estimate",
+        "estimate the solutions and the time of a count, in about a second",
+        "Estimate the number of solutions and the time count would take on this machine, "
+        "from random probes of the search (Knuth's estimator, on count's own subproblems) "
+        "and the core's pace on a random sample of them, in about --budget seconds. Each "
+        "figure comes with one standard error.",
+    )
+    sub.add_argument("n", metavar="N", type=int, help="the side of the board (0..64)")
+    sub.add_argument("--unique", action="store_true", help="classes of rotations and reflections")
+    sub.add_argument(
+        "--workers", type=int, default=1, metavar="K", help="threads of the count (default: 1)"
+    )
+    sub.add_argument(
+        "--budget",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="time to spend probing and pacing (default: 1)",
+    )
+    sub.add_argument("--seed", type=int, metavar="S", help="for a repeatable estimate")
+    sub.set_defaults(run=_cmd_estimate)
 
     sub = command(
         "solve",

@@ -1,0 +1,90 @@
+"""estimate(): Knuth's random probes on count()'s subproblems, and the core's pace."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import nqueens
+from nqueens._oeis import A000170, A002562
+
+
+@pytest.mark.parametrize("n", range(13))
+def test_small_boards_are_counted_whole_so_exactly(n):
+    found = nqueens.estimate(n, budget=0.2)
+    assert (found.solutions, found.solutions_error) == (A000170[n], 0)
+    assert found.seconds >= 0
+
+
+@pytest.mark.parametrize("n", [15, 16, 17])
+def test_probes_estimate_the_count_within_its_error(n):
+    found = nqueens.estimate(n, budget=0.6, seed=n)
+    assert 0 < found.solutions_error < 0.1 * found.solutions
+    # 5 standard errors: a false alarm about once in 3.5 million runs
+    assert abs(found.solutions - A000170[n]) < 5 * found.solutions_error
+    assert found.probes > 100
+    assert found.seconds > 0
+
+
+def test_unique_divides_by_the_eight_symmetries():
+    found = nqueens.estimate(16, unique=True, budget=0.4, seed=1)
+    assert abs(found.solutions - A002562[16]) < 5 * found.solutions_error + 0.01 * A002562[16]
+
+
+def test_more_threads_less_time_and_every_call_probes_anew():
+    one = nqueens.estimate(16, budget=0.4, seed=3)
+    two = nqueens.estimate(16, workers=2, budget=0.4, seed=3)
+    assert two.threads == min(2, one.threads * 2) and two.seconds < one.seconds
+    again = nqueens.estimate(16, budget=0.4, seed=4)
+    assert again.solutions != one.solutions  # other probes, no cached answer
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"n": -1}, ValueError, "n must be"),
+        ({"n": 8.5}, TypeError, "n must be an int"),
+        ({"n": 8, "workers": 0}, ValueError, "workers must be"),
+        ({"n": 8, "workers": map}, TypeError, "not a map-like"),
+        ({"n": 8, "budget": 0}, ValueError, "budget must be a positive number"),
+        ({"n": 8, "budget": "1"}, ValueError, "budget must be a positive number"),
+        ({"n": 8, "unique": "yes"}, TypeError, "unique must be"),
+        ({"n": 8, "seed": 1.5}, TypeError, "seed must be an int"),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_work(kwargs, error, message):
+    n = kwargs.pop("n")
+    with pytest.raises(error, match=message):
+        nqueens.estimate(n, **kwargs)
+
+
+def run(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "nqueens", "estimate", *args], capture_output=True, text=True
+    )
+
+
+def test_the_command_prints_one_line():
+    result = run("12")
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith("N = 12: about 14,200 solutions (exact); the count about ")
+    result = run("17", "--workers", "2", "--unique", "--budget", "0.4", "--seed", "5")
+    assert result.returncode == 0, result.stderr
+    assert "classes of solutions (± " in result.stdout and "on 2 threads here" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["65"], "n must be"),
+        (["12", "--workers", "0"], "workers must be"),
+        (["12", "--budget", "nan"], "--budget must be above 0"),
+        (["12", "--budget", "9999"], "--budget must be above 0"),
+    ],
+)
+def test_the_command_refuses_bad_arguments_in_one_line(args, message):
+    result = run(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
