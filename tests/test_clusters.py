@@ -70,7 +70,7 @@ def exact_unique_and_resumed(pool_map, tmp_path):
         nqueens.count(14, workers=first, journal=path, depth=2)
     done = finished_tasks(path)
     total = len(subproblems(14, depth=2))
-    assert 0 < done == first.tasks < total
+    assert 0 < done <= first.tasks < total  # the call in flight when interrupted is lost
     again = Interrupting(pool_map)
     assert nqueens.count(14, workers=again, journal=path, depth=2) == A000170[14]
     assert again.tasks == total - done

@@ -254,6 +254,11 @@ cdef struct _Upper:
     size_t size
     size_t room
     bint failed
+    # the room of entry and start, kept with the buffers from table to table
+    # (a fresh allocation of megabytes per table costs its page faults again,
+    # and more where MALLOC_TRIM_THRESHOLD_ is set, as Dask's workers set it)
+    size_t entry_room
+    size_t start_room
     # for the search at hand: the level met from the table, and what the
     # last row's placed queen attacks in its first row, packed as a key
     const _Level *boundary
@@ -267,6 +272,7 @@ cdef void _release_upper(_Upper *u) noexcept nogil:
     release(u.bucket)
     u.entry = u.listed = NULL
     u.start = u.bucket = NULL
+    u.room = u.entry_room = u.start_room = 0
     u.built = u.too_big = False
 
 
@@ -365,19 +371,30 @@ cdef bint _build_upper(_Upper *u) noexcept nogil:
                     u.squeeze[i >> 3][j] |= (<unsigned int>1) << at
             at += 1
     buckets = (<unsigned int>1) << at
-    u.size = u.room = 0
+    u.size = 0
     u.failed = False
-    u.start = <unsigned int *>calloc(buckets + 1, sizeof(unsigned int))
-    if u.start == NULL:
-        return False
+    u.built = False
+    # the buffers of the last table are reused where they are big enough
+    if u.start_room < buckets + 1:
+        release(u.start)
+        u.start = <unsigned int *>calloc(buckets + 1, sizeof(unsigned int))
+        if u.start == NULL:
+            u.start_room = 0
+            return False
+        u.start_room = buckets + 1
+    else:
+        memset(u.start, 0, (buckets + 1) * sizeof(unsigned int))
     _list_upper(u, 0, 0, 0, 0, 0, 0)
     if u.failed:
         _release_upper(u)
         return False
-    u.entry = <uint64_t *>realloc(NULL, (u.size + 1) * sizeof(uint64_t))
-    if u.entry == NULL:
-        _release_upper(u)
-        return False
+    if u.entry_room < u.size + 1:
+        release(u.entry)
+        u.entry = <uint64_t *>realloc(NULL, (u.size + 1) * sizeof(uint64_t))
+        if u.entry == NULL:
+            _release_upper(u)
+            return False
+        u.entry_room = u.size + 1
     # counting sort by bucket
     for e in range(u.size):
         u.start[u.bucket[e] + 1] += 1
@@ -390,10 +407,6 @@ cdef bint _build_upper(_Upper *u) noexcept nogil:
     for k in range(buckets, 0, -1):
         u.start[k] = u.start[k - 1]
     u.start[0] = 0
-    release(u.listed)
-    release(u.bucket)
-    u.listed = NULL
-    u.bucket = NULL
     u.built = True
     return True
 
@@ -420,7 +433,7 @@ cdef bint _meet(_Upper *u, const _Preset *b, int n, const int *rows,
             u.seed |= (bit << d & _LOW32) | (bit >> d) << 32
     if not ((u.built or u.too_big) and u.n == n and u.first_row == first_row
             and memcmp(u.placed, placed, n - 1) == 0):
-        _release_upper(u)
+        u.built = u.too_big = False  # a new table, in the old one's buffers
         u.n = n
         u.first_row = first_row
         memcpy(u.placed, placed, n - 1)

@@ -476,10 +476,22 @@ def _results(
         for k, value in run_tasks(_count_run, todo, pool, starts=_runs(todo)):
             yield pending[k], value
         return
-    for call in _calls(tasks, pending):
+
+    def send(call: list[tuple[int, ...]]) -> tuple[dict[int, Subproblem], Any]:
         units = [_Unit(indices, tuple(tasks[i] for i in indices)) for indices in call]
-        sent = {i: tasks[i] for indices in call for i in indices}
-        yield from _verified(pool, sent, pool(_count_unit, units))
+        return {i: tasks[i] for indices in call for i in indices}, pool(_count_unit, units)
+
+    # one call ahead: an executor's map submits its units when called, so the
+    # workers start on the next call's units while this one's last finish,
+    # instead of idling at each call's end
+    current = None
+    for call in _calls(tasks, pending):
+        upcoming = send(call)
+        if current is not None:
+            yield from _verified(pool, *current)
+        current = upcoming
+    if current is not None:
+        yield from _verified(pool, *current)
 
 
 class _Unit(NamedTuple):
@@ -499,7 +511,8 @@ def _count_unit(unit: _Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def _calls(tasks: Sequence[Subproblem], pending: list[int]) -> Iterator[list[tuple[int, ...]]]:
-    """The pending tasks in _BATCHES calls of units: runs of tasks that share a table."""
+    """The pending tasks in _BATCHES calls of units: runs of tasks that share a table
+    (many small units, so that a call keeps a large cluster busy)."""
     todo = [tasks[i] for i in pending]
     starts = _runs(todo)
     units = [tuple(pending[a:b]) for a, b in zip(starts, [*starts[1:], len(todo)])]
