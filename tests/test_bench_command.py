@@ -250,18 +250,18 @@ def timing(key, n, *samples, kind="core"):
 
 
 def test_warnings_name_a_busy_machine_unsteady_figures_and_useless_threads():
-    facts = {"cores": 2, "load_before": 1.5}
+    facts = {"cores": 2, "busy_before": 1.5}
     timings = [
         timing("core", 16, 0.6, 0.61, 0.62),
         timing("core-threads", 16, 0.7, 0.7, 1.0, kind="threads"),
     ]
     found = benchmark.warnings_for(timings, facts)
     assert len(found) == 3
-    assert "busy before the run (load average 1.5 on 2 cores)" in found[0]
+    assert "busy before the run (1.5 of its 2 cores at work)" in found[0]
     assert found[1].startswith("1 of 2 figures spread over 1.3x")
     assert "at n = 16 the core on 2 threads was not faster than on one" in found[2]
     calm = [timing("core", 16, 0.6, 0.61, 0.62), timing("core-threads", 16, 0.31, 0.32, 0.33)]
-    assert benchmark.warnings_for(calm, {"cores": 2, "load_before": 0.2}) == []
+    assert benchmark.warnings_for(calm, {"cores": 2, "busy_before": 0.2}) == []
 
 
 def test_statistics_of_a_figure():

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from ._machine import describe
 from ._oeis import A000170
-from .benchmark import BITMASK, CORE, PLAIN_C, THREADS, TWIN, WIDE_SPREAD, Dropped, Timing
+from .benchmark import BITMASK, CORE, KINDS, PLAIN_C, THREADS, TWIN, WIDE_SPREAD, Dropped, Timing
 
 FORMAT = "nqueens-bench"
 FORMAT_VERSION = 1
@@ -115,7 +115,13 @@ def markdown(
 def tables(timings: Sequence[Timing]) -> str:
     """Two Markdown tables, an implementation a row and a size a column: the times,
     and each time divided by the one-thread core's (how many times faster the core is)."""
-    labels = list(dict.fromkeys(t.label for t in timings))
+    # the rows in a fixed order of kinds (the core, its threads, plain C, ...), each
+    # kind's rows in the order they were timed
+    rank = {kind: i for i, kind in enumerate(KINDS)}
+    labels = sorted(
+        dict.fromkeys(t.label for t in timings),
+        key=lambda label: rank.get(next(t.kind for t in timings if t.label == label), 99),
+    )
     sizes = sorted({t.n for t in timings})
     by = {(t.label, t.n): t for t in timings}
     core = next((t.label for t in timings if t.kind == CORE), None)

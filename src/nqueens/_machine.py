@@ -3,7 +3,7 @@
 >>> facts = context(["nqueens", "bench"])
 >>> facts["command"], facts["cores"] >= 1, facts["package"].startswith("nqueens-count ")
 ('nqueens bench', True, True)
->>> busy({"cores": 2, "load_before": 0.1}), busy({"cores": 2, "load_before": 1.4})
+>>> busy({"cores": 2, "busy_before": 0.1}), busy({"cores": 2, "busy_before": 1.4})
 (False, True)
 """
 
@@ -14,6 +14,7 @@ import os
 import platform
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,6 +69,31 @@ def load_average() -> float | None:
         return None
 
 
+def _cpu_ticks() -> tuple[int, int] | None:
+    # (busy, total) clock ticks of all CPUs since boot, from /proc/stat
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def cores_at_work(interval: float = 0.5) -> float | None:
+    """How many cores other work keeps busy, measured over interval seconds (Linux),
+    else the one-minute load average; None where neither is known."""
+    first = _cpu_ticks()
+    if first is None:
+        return load_average()
+    time.sleep(interval)
+    second = _cpu_ticks()
+    if second is None or second[1] == first[1]:
+        return load_average()
+    share = (second[0] - first[0]) / (second[1] - first[1])
+    return round(share * (os.cpu_count() or 1), 2)
+
+
 def context(argv: Sequence[str]) -> dict[str, Any]:
     """The facts a report states about its run; argv is the command line."""
     memory = memory_bytes()
@@ -85,12 +111,14 @@ def context(argv: Sequence[str]) -> dict[str, Any]:
         "compiler": core.COMPILER,
         "cflags": core.CFLAGS,
         "load_before": load_average(),
+        "busy_before": cores_at_work(),
     }
 
 
 def busy(facts: dict[str, Any]) -> bool:
-    """Whether the load before the run says that other work shared the machine."""
-    load = facts.get("load_before")
+    """Whether other work kept the machine busy just before the run (the load
+    average lags a minute: it still counts work that has ended)."""
+    load = facts.get("busy_before")
     return load is not None and load >= BUSY_SHARE * facts["cores"]
 
 
@@ -107,6 +135,8 @@ def describe(facts: dict[str, Any]) -> str:
         for when, key in (("before", "load_before"), ("after", "load_after"))
         if facts.get(key) is not None
     )
+    if facts.get("busy_before") is not None:
+        loads += f"; cores at work just before: {facts['busy_before']}"
     return (
         f"{facts['date']}: {facts['cpu']} ({facts['architecture']}, {facts['cores']} cores"
         f"{memory}), {facts['os']}, {facts['python']}, {facts['package']} on {built}. "

@@ -63,6 +63,7 @@ CORE, THREADS, PLAIN_C, TWIN, BITMASK, REFERENCE, YOURS = (
     "reference",
     "yours",
 )
+KINDS = (CORE, THREADS, PLAIN_C, BITMASK, TWIN, REFERENCE, YOURS)  # the report's order
 OWN_KEYS = ("core", "core-threads", "plain-c", "twin", *SOLVERS)
 # below this size count() runs in one thread whatever it is given
 THREADS_MIN_N = _INLINE_MAX_N + 1
@@ -326,8 +327,8 @@ def warnings_for(timings: Sequence[Timing], facts: dict[str, Any]) -> list[str]:
     found = []
     if busy(facts):
         found.append(
-            f"the machine was busy before the run (load average {facts['load_before']} on "
-            f"{facts['cores']} cores): other work slows and scatters the figures"
+            f"the machine was busy before the run ({facts['busy_before']} of its "
+            f"{facts['cores']} cores at work): other work slows and scatters the figures"
         )
     wide = [t for t in timings if t.wide]
     if wide:
@@ -341,7 +342,8 @@ def warnings_for(timings: Sequence[Timing], facts: dict[str, Any]) -> list[str]:
         if t.key == "core-threads" and single is not None and t.median >= single.median:
             found.append(
                 f"at n = {t.n} the core on {facts['cores']} threads was not faster than on one "
-                f"({t.median:.3g} s against {single.median:.3g} s): other work held a core"
+                f"({t.median:.3g} s against {single.median:.3g} s): starting threads cost "
+                "more than they saved, or other work held a core"
             )
     return found
 
@@ -379,7 +381,7 @@ def run(options: Options, stdout: TextIO, log: TextIO) -> None:
     facts = context(options.argv)
     _say(log, describe_briefly(facts))
     if busy(facts):
-        _say(log, f"warning: the machine is busy (load average {facts['load_before']})")
+        _say(log, f"warning: the machine is busy ({facts['busy_before']} cores at work)")
     keys = [key for key in OWN_KEYS if chosen(key, options.only, options.skip)]
     impls: list[Implementation] = implementations(log, keys)
     dropped: list[Dropped] = []
