@@ -40,7 +40,7 @@ from .reference import SOLVERS
 FIRST_N = 4
 DEFAULT_MAX_N = 16
 # plain C needs about 3 s at n = 16 here: the default budget lets it reach the
-# size the README quotes (a default run takes about five minutes)
+# size the README quotes (a default run takes about two and a half minutes here)
 DEFAULT_BUDGET = 4.0
 QUICK_MAX_N = 12
 QUICK_BUDGET = 0.2
@@ -199,10 +199,11 @@ def load_against(spec: str) -> Implementation:
             if not os.path.isfile(where):
                 raise ValueError(f"--against {spec!r}: no file {where}")
             module_name = f"nqueens_against_{len(sys.modules)}"
-            spec_ = importlib.util.spec_from_file_location(module_name, where)
-            assert spec_ is not None and spec_.loader is not None
-            module = importlib.util.module_from_spec(spec_)
-            spec_.loader.exec_module(module)
+            found = importlib.util.spec_from_file_location(module_name, where)
+            if found is None or found.loader is None:
+                raise ValueError(f"--against {spec!r}: {where} cannot be loaded as a module")
+            module = importlib.util.module_from_spec(found)
+            found.loader.exec_module(module)
         else:
             if os.getcwd() not in sys.path and "" not in sys.path:
                 sys.path.append(os.getcwd())

@@ -619,8 +619,8 @@ def build_parser() -> argparse.ArgumentParser:
         "warnings, headline ratios, a table of times and one of speed-ups) and writes it, "
         f"with a JSON file of every run, to --out as {benchmark.MARKDOWN_NAME} and "
         f"{benchmark.JSON_NAME}, with a plot ({benchmark.PLOT_NAME}) where matplotlib is "
-        "installed. The defaults reproduce the README's figures and take about five minutes; "
-        "--quick takes under a minute.",
+        "installed. The defaults reproduce the README's figures in a few minutes; --quick "
+        "takes under a minute.",
     )
     sub.add_argument(
         "--max-n",
