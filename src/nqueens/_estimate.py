@@ -45,6 +45,7 @@ class Estimate(NamedTuple):
     seconds_error: float
     threads: int
     probes: int
+    paced: bool  # the time is from the core's pace on whole runs (else the probes' own)
 
 
 def _probe(task: Subproblem, rng: random.Random) -> tuple[int, Subproblem | None]:
@@ -103,7 +104,7 @@ def estimate(
         seed = as_int(seed, "seed")
     _, tasks = _split(n, None, threads * _TASKS_PER_WORKER)
     if not tasks:  # no border has a queen on each side: no solution
-        return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0)
+        return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0, False)
     rng = random.Random(seed)
     core = _select.core
     tables = core.Tables()
@@ -139,6 +140,7 @@ def estimate(
     solutions, solutions_error = _total(counts, len(tasks), share)
     seconds, seconds_error = _total(times, len(tasks), share)
     rate = _rate(tasks, budget / 2, rng)
+    paced = rate is not None and solutions > 0
     if rate is not None and solutions > 0:
         # the core's own pace on whole runs (its tables shared as in count()) beats
         # the probes' times, where each leaf builds its table alone
@@ -153,6 +155,7 @@ def estimate(
         seconds_error / threads,
         threads,
         len(counts),
+        paced,
     )
 
 

@@ -184,7 +184,14 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         f"{'classes of ' if args.unique else ''}solutions"
         f"{_error(found.solutions_error, found.solutions)}; the count about "
         f"{describe(found.seconds)} on {threads} thread{'s' if threads > 1 else ''} here "
-        f"({found.probes} probes)"
+        f"({found.probes} probes"
+        + (
+            ""
+            if found.paced
+            else "; no whole run finished in time, so the time is the "
+            "probes' own, an overstatement: a larger --budget measures the pace"
+        )
+        + ")"
     )
     return 0
 
