@@ -28,11 +28,14 @@ REQUIRED = os.environ.get("NQUEENS_CLUSTER_TESTS") == "required"
 
 def need(module: str, extra: str):
     try:
-        return pytest.importorskip(module, reason=f"the [{extra}] extra is not installed")
+        found = pytest.importorskip(module, reason=f"the [{extra}] extra is not installed")
+        if getattr(found, "__file__", None) is None:  # a bare folder of that name, say /tmp/ray
+            pytest.skip(f"the [{extra}] extra is not installed ({module} is a bare folder)")
     except pytest.skip.Exception:
         if REQUIRED:
             pytest.fail(f"NQUEENS_CLUSTER_TESTS=required, but {module} cannot be imported")
         raise
+    return found
 
 
 def finished_tasks(path):
