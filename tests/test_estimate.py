@@ -9,6 +9,7 @@ import pytest
 
 import nqueens
 from nqueens._oeis import A000170, A002562
+from nqueens._validate import available_cores
 
 
 @pytest.mark.parametrize("n", range(13))
@@ -36,7 +37,9 @@ def test_unique_divides_by_the_eight_symmetries(native_core):
 def test_more_threads_less_time_and_every_call_probes_anew(native_core):
     one = nqueens.estimate(16, budget=0.4, seed=3)
     two = nqueens.estimate(16, workers=2, budget=0.4, seed=3)
-    assert two.threads == min(2, one.threads * 2) and two.seconds < one.seconds
+    assert two.threads == min(2, available_cores())
+    if two.threads == 2:
+        assert two.seconds < one.seconds
     again = nqueens.estimate(16, budget=0.4, seed=4)
     assert again.solutions != one.solutions  # other probes, no cached answer
 

@@ -50,7 +50,7 @@ def cell(t: Timing) -> str:
 
 
 def ratio(slow: Timing, fast: Timing) -> str:
-    """How many times faster fast is than slow, with its range from the runs."""
+    """How many times faster fast is than slow (medians), marked if either is unsteady."""
     mark = " †" if slow.wide or fast.wide else ""
     return f"{slow.median / fast.median:.3g}x{mark}"
 
@@ -76,11 +76,10 @@ def headlines(timings: Sequence[Timing]) -> list[str]:
             continue
         n = max(shared)
         mine, theirs = by[core, n], by[other, n]
-        if kind == PLAIN_C:
+        # plain C: the core's share of its time; threads: their gain over the core's one
+        # thread; the pure-Python solvers: how many times faster the core is
+        if kind in (PLAIN_C, THREADS):
             figure = f"{mine.median / theirs.median:.3g}x {what}"
-        elif kind == THREADS:
-            figure = f"{mine.median / theirs.median:.3g}x {what}"
-            mine, theirs = theirs, mine
         else:
             figure = f"{theirs.median / mine.median:.3g}x {what}"
         mark = " †" if mine.wide or theirs.wide else ""

@@ -109,7 +109,7 @@ def _checked_fields(
     return n, weight, rows, cols
 
 
-def _free_columns(task: Subproblem, row: int) -> Iterator[int]:
+def _free_columns(task: _Fields, row: int) -> Iterator[int]:
     # the squares of a row that no placed queen attacks
     n = task.n
     free = (1 << n) - 1

@@ -24,7 +24,15 @@ import time
 from typing import NamedTuple
 
 from . import _select
-from ._counting import _TASKS_PER_WORKER, Subproblem, _count_run, _free_columns, _runs, _split
+from ._counting import (
+    _TASKS_PER_WORKER,
+    Subproblem,
+    _count_run,
+    _Fields,
+    _free_columns,
+    _runs,
+    _split,
+)
 from ._validate import as_int, check_bool, check_n, check_workers
 
 # a probe stops placing queens when this many rows are left for the core
@@ -55,7 +63,7 @@ def _probe(task: Subproblem, rng: random.Random) -> tuple[int, Subproblem | None
     empty = [r for r in range(task.n) if r not in task.rows]
     product = 1
     for row in empty[: max(0, len(empty) - _LEAF_ROWS)]:
-        free = list(_free_columns(Subproblem(task.n, 1, rows, cols), row))
+        free = list(_free_columns(_Fields(task.n, 1, tuple(rows), tuple(cols)), row))
         if not free:
             return 0, None
         product *= len(free)
@@ -121,9 +129,8 @@ def estimate(
             if len(counts) >= 8 and time.perf_counter() > deadline:
                 break
             product, leaf = _probe(tasks[i], rng)
-            probed = probed or len(leaf.rows if leaf else ()) > len(tasks[i].rows)
+            probed = probed or leaf is None or len(leaf.rows) > len(tasks[i].rows)
             if leaf is None:
-                probed = True
                 counts.append(0.0)
                 times.append(0.0)
                 continue
