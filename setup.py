@@ -67,7 +67,12 @@ if not forced_pure() and platform.python_implementation() == "CPython":
                 "nqueens._bitsolver",
                 ["src/nqueens/_bitsolver.pyx"],
                 depends=["src/nqueens/_bits.h"],
-            )
+            ),
+            Extension(
+                "nqueens._quadrants",
+                ["src/nqueens/_quadrants.pyx"],
+                depends=["src/nqueens/_bits.h", "src/nqueens/_match.h"],
+            ),
         ]
     )  # the compiler directives are in the .pyx header
 

@@ -1,0 +1,685 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: cdivision=True, initializedcheck=False, embedsignature=True
+#
+# The quadrant core: the board is cut into four quadrants of side h; for
+# odd n a middle row and a middle column hold two queens placed first (a
+# "cross", one per orbit of the square's symmetries).  A solution is fixed
+# by the set E of rows whose queen lies in the east half, and for each E by
+# an east and a west half-board that share no diagonal.  For each E the core
+# lists the east half-boards as masks of the diagonals both halves can
+# hold, lists the west ones, and counts the disjoint pairs.  A half-board is
+# a north and a south quadrant placement read from a table of every partial
+# placement of the h x h quadrant, keyed by its row set and column set:
+# local diagonal masks, d1 = row + col and d2 = row - col + h - 1, which a
+# shift turns into the board's.  The pure-Python twin, _quadrants_py.py,
+# explains the symmetries and is the readable specification.
+#
+# Disjoint pairs are counted bit-sliced: the stored masks in groups of 512,
+# and per group, for every 5 bit positions and each of their 32 subsets,
+# the 512 bits of "holds none of these" (_match.h).  An item ANDs one entry
+# per 5 of its bits and counts what is left.
+#
+# As in _bitsolver.pyx, each entry point refuses what would index outside
+# its arrays before any loop; the loops check nothing.
+
+from cpython.number cimport PyNumber_Index
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport calloc, free as release, malloc, realloc
+from libc.string cimport memset
+
+cdef extern from "_bits.h":
+    int nq_ctz64(unsigned long long) nogil
+
+cdef extern from "_match.h":
+    enum:
+        NQ_GROUP
+        NQ_CHUNK
+    uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
+                      const uint64_t *items, size_t count) nogil
+    uint64_t nq_direct(const uint64_t *stored, size_t size, const uint64_t *items,
+                       size_t count) nogil
+
+MIN_N = 4
+MAX_N = 23  # a quadrant of side 11: its table keys take 2 x 11 bits
+
+cdef uint64_t _LOW32 = 0xFFFFFFFF
+
+cdef enum:
+    _GROUP_BITS = 512  # stored masks per group: NQ_GROUP words of 64
+    _FEW = 64  # fewer stored masks than this left over are matched one by one
+    _DIRECT = 128  # fewer stored masks than this are all matched one by one,
+    _SLICE_ITEMS = 96  # and all of them for fewer items than this
+    _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
+
+
+cdef struct _Table:
+    int h
+    uint32_t *start  # entries of key (rows << h) | cols: start[key]..start[key + 1]
+    uint64_t *entry  # d1 | d2 << 32, the quadrant's own diagonals
+    uint32_t most  # the longest list of one key
+
+
+cdef void _walk(_Table *t, int row, uint32_t rows, uint32_t cols, uint32_t d1,
+                uint32_t d2, bint fill) noexcept nogil:
+    cdef int h = t.h
+    cdef uint32_t key, free, b1, b2
+    cdef int c
+    if row == h:
+        key = (rows << h) | cols
+        if fill:
+            t.entry[t.start[key]] = d1 | (<uint64_t>d2 << 32)
+        t.start[key] += 1
+        return
+    _walk(t, row + 1, rows, cols, d1, d2, fill)  # the row stays empty
+    free = ((<uint32_t>1 << h) - 1) & ~cols
+    while free:
+        c = nq_ctz64(free)
+        free &= free - 1
+        b1 = <uint32_t>1 << (row + c)
+        b2 = <uint32_t>1 << (row - c + h - 1)
+        if not (d1 & b1) and not (d2 & b2):
+            _walk(t, row + 1, rows | (<uint32_t>1 << row), cols | (<uint32_t>1 << c), d1 | b1, d2 | b2,
+                  fill)
+
+
+cdef bint _build(_Table *t, int h) noexcept nogil:
+    cdef size_t keys = (<size_t>1) << (2 * h)
+    cdef size_t k
+    cdef uint32_t total = 0, size
+    t.h = h
+    t.most = 0
+    t.start = <uint32_t *>calloc(keys + 1, sizeof(uint32_t))
+    if t.start == NULL:
+        return False
+    _walk(t, 0, 0, 0, 0, 0, False)  # count each key's placements
+    for k in range(keys):
+        size = t.start[k]
+        t.start[k] = total
+        total += size
+        if size > t.most:
+            t.most = size
+    t.start[keys] = total
+    t.entry = <uint64_t *>malloc((total + 1) * sizeof(uint64_t))
+    if t.entry == NULL:
+        return False
+    _walk(t, 0, 0, 0, 0, 0, True)  # each start[key] ends at the next key's start
+    for k in range(keys, 0, -1):
+        t.start[k] = t.start[k - 1]
+    t.start[0] = 0
+    return True
+
+
+cdef class Quarter:
+    """The table of every partial placement on an h x h quadrant (h = n // 2)."""
+
+    cdef _Table t
+    cdef readonly int n
+
+    def __cinit__(self, n):
+        cdef bint ok
+        cdef int h
+        n = PyNumber_Index(n)
+        if not MIN_N <= n <= MAX_N:
+            raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
+        self.n = n
+        self.t.start = NULL
+        self.t.entry = NULL
+        h = n // 2
+        with nogil:
+            ok = _build(&self.t, h)
+        if not ok:
+            raise MemoryError("no memory for the quadrant table")
+
+    def __dealloc__(self):
+        release(self.t.start)
+        release(self.t.entry)
+
+    @property
+    def size(self):
+        """How many placements the table holds."""
+        return self.t.start[(<size_t>1) << (2 * self.t.h)]
+
+    def placements(self, rows, cols):
+        """The (d1, d2) masks of the placements with these row and column sets."""
+        cdef uint64_t r = PyNumber_Index(rows), c = PyNumber_Index(cols)
+        cdef int h = self.t.h
+        if r >> h or c >> h:
+            raise ValueError(f"rows and cols must be masks of {h} bits")
+        cdef uint32_t key = <uint32_t>((r << h) | c)
+        return [(self.t.entry[i] & 0xFFFFFFFF, self.t.entry[i] >> 32)
+                for i in range(self.t.start[key], self.t.start[key + 1])]
+
+
+cdef struct _Geo:
+    int n, h, off  # off: the first row of the south quadrants, column of the east
+    int lo1, lo2, width  # the overlap: d1 from lo1, d2 from lo2, width bits each
+    uint64_t full
+
+
+cdef void _geometry(_Geo *g, int n) noexcept nogil:
+    g.n = n
+    g.h = n // 2
+    g.off = n - g.h
+    g.lo1 = g.off
+    g.lo2 = n - g.h
+    g.width = n + g.h - 1 - g.off
+    g.full = ((<uint64_t>1) << g.width) - 1
+
+
+cdef struct _Buf:
+    uint64_t *data
+    size_t size, room
+
+
+cdef bint _push(_Buf *b, uint64_t value) noexcept nogil:
+    cdef size_t room
+    cdef uint64_t *grown
+    if b.size == b.room:
+        room = b.room * 2 if b.room else 1024
+        grown = <uint64_t *>realloc(b.data, room * sizeof(uint64_t))
+        if grown == NULL:
+            return False
+        b.data = grown
+        b.room = room
+    b.data[b.size] = value
+    b.size += 1
+    return True
+
+
+cdef bint _reserve(_Buf *b, size_t room) noexcept nogil:
+    cdef uint64_t *grown
+    if b.room < room:
+        grown = <uint64_t *>realloc(b.data, room * sizeof(uint64_t))
+        if grown == NULL:
+            return False
+        b.data = grown
+        b.room = room
+    return True
+
+
+cdef struct _South:
+    _Buf d1, d2, packed  # the board's diagonals and the packed masks
+    size_t *start  # the placements of column set c: start[c]..start[c + 1],
+    size_t *plain  # those off the long diagonals first, up to plain[c]
+    uint32_t rows
+    int mode
+    bint valid
+
+
+cdef struct _Work:
+    _Buf north1, north2, north_packed
+    _South south[2]  # west, east
+    _Buf stored
+    _Buf items[3]  # _CLASSES
+    _Buf tables
+
+
+cdef void _release_work(_Work *w) noexcept nogil:
+    cdef int i
+    release(w.north1.data)
+    release(w.north2.data)
+    release(w.north_packed.data)
+    for i in range(2):
+        release(w.south[i].d1.data)
+        release(w.south[i].d2.data)
+        release(w.south[i].packed.data)
+        release(w.south[i].start)
+        release(w.south[i].plain)
+    release(w.stored.data)
+    release(w.tables.data)
+    for i in range(_CLASSES):
+        release(w.items[i].data)
+    memset(w, 0, sizeof(_Work))
+
+
+cdef inline uint64_t _pack(const _Geo *g, uint64_t d1, uint64_t d2) noexcept nogil:
+    return ((d1 >> g.lo1) & g.full) | (((d2 >> g.lo2) & g.full) << g.width)
+
+
+cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t cols,
+                      bint south, bint east, uint64_t holes1, uint64_t holes2,
+                      int mode, _Buf *d1s, _Buf *d2s, _Buf *packed, size_t at,
+                      size_t *plain) noexcept nogil:
+    # the placements of one quadrant with these local rows and columns, as the
+    # board's diagonals, clear of the holes; mode 1: those off the long
+    # diagonals only; mode 2: first those (plain[0] of them), then the others
+    cdef int r0 = g.off if south else 0
+    cdef int c0 = g.off if east else 0
+    cdef int s1 = r0 + c0, s2 = r0 - c0 + g.n - g.h
+    cdef uint64_t long_bit = (<uint64_t>1) << (g.n - 1)
+    cdef uint32_t key = (rows << t.h) | cols
+    cdef uint32_t i
+    cdef size_t k = at
+    cdef uint64_t e, d1, d2
+    cdef int on_long
+    for on_long in range(2 if mode == 2 else 1):
+        for i in range(t.start[key], t.start[key + 1]):
+            e = t.entry[i]
+            d1 = (e & _LOW32) << s1
+            d2 = (e >> 32) << s2
+            if (d1 & holes1) or (d2 & holes2):
+                continue
+            if mode and (((d1 | d2) & long_bit) != 0) != on_long:
+                continue
+            d1s.data[k] = d1
+            d2s.data[k] = d2
+            packed.data[k] = _pack(g, d1, d2)
+            k += 1
+        if on_long == 0:
+            plain[0] = k
+    return k - at
+
+
+cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint32_t rows,
+                      uint32_t cols, uint64_t holes1, uint64_t holes2,
+                      int mode) noexcept nogil:
+    # the south quadrant's placements in `rows` for every subset of `cols` that
+    # can complete a half-board, kept while the south rows stay the same
+    cdef uint32_t sub, key
+    cdef size_t size = 0, plain = 0
+    cdef int k = _popcount32(rows)
+    cdef uint32_t subsets = (<uint32_t>1) << t.h
+    if c.valid and c.rows == rows and c.mode == mode:
+        return True
+    for sub in range(subsets):
+        if (sub & cols) == sub and _popcount32(sub) == k:
+            key = (rows << t.h) | sub
+            size += t.start[key + 1] - t.start[key]
+    if not (_reserve(&c.d1, size + 1) and _reserve(&c.d2, size + 1)
+            and _reserve(&c.packed, size + 1)):
+        return False
+    size = 0
+    for sub in range(subsets):
+        c.start[sub] = size
+        c.plain[sub] = size
+        if (sub & cols) == sub and _popcount32(sub) == k:
+            size += _quadrant(t, g, rows, sub, True, east, holes1, holes2, mode, &c.d1,
+                              &c.d2, &c.packed, size, &plain)
+            c.plain[sub] = plain
+    c.start[subsets] = size
+    c.rows = rows
+    c.mode = mode
+    c.valid = True
+    return True
+
+
+cdef bint _join(_Buf *out, uint64_t a1, uint64_t a2, uint64_t pa, const _South *c,
+                size_t first, size_t end) noexcept nogil:
+    # append a + b for each south placement b in first..end that a does not attack
+    cdef size_t j, size
+    cdef const uint64_t *b1 = c.d1.data
+    cdef const uint64_t *b2 = c.d2.data
+    cdef const uint64_t *bp = c.packed.data
+    cdef uint64_t *dest
+    if first >= end:
+        return True
+    if not _reserve(out, out.size + (end - first)):
+        return False
+    dest = out.data
+    size = out.size
+    for j in range(first, end):  # no branch: write, and keep it or not
+        dest[size] = pa | bp[j]
+        size += ((a1 & b1[j]) | (a2 & b2[j])) == 0
+    out.size = size
+    return True
+
+
+cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t rows,
+                  uint32_t cols, uint64_t holes1, uint64_t holes2, int mode,
+                  int q) noexcept nogil:
+    # every half-board with queens in `rows` (the board's) and `cols` (local),
+    # packed: mode 0 all into items[0]; mode 1 (stored east, symmetric) none on
+    # a long diagonal, into stored; mode 2 (west, symmetric) by weight class:
+    # 2 ** (queens on long diagonals), q where there are none (0: dropped).
+    # A west half-board can hold the main diagonal in its north quadrant only,
+    # the other in its south one.
+    cdef int h = g.h
+    cdef uint32_t north_rows = rows & ((<uint32_t>1 << h) - 1)
+    cdef uint32_t south_rows = rows >> g.off
+    cdef int k = _popcount32(north_rows)
+    cdef uint32_t sub = cols
+    cdef size_t na, nb, i, plain_a, plain_b, first
+    cdef _Buf *out
+    cdef _Buf *plain_out
+    cdef _South *c = &w.south[1 if east else 0]
+    cdef int la
+    if not _fill_south(t, g, c, east, south_rows, cols, holes1, holes2, mode):
+        return False
+    while True:
+        if _popcount32(sub) == k:
+            first = c.start[cols ^ sub]
+            nb = c.start[(cols ^ sub) + 1]
+            plain_b = c.plain[cols ^ sub]
+            na = 0
+            if nb > first:
+                na = _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
+                               &w.north1, &w.north2, &w.north_packed, 0, &plain_a)
+            for i in range(na):
+                if mode != 2:
+                    out = &w.items[0] if mode == 0 else &w.stored
+                    if not _join(out, w.north1.data[i], w.north2.data[i],
+                                 w.north_packed.data[i], c, first, nb):
+                        return False
+                    continue
+                la = i >= plain_a
+                plain_out = &w.items[la] if la else (&w.items[q - 1] if q else NULL)
+                if plain_out != NULL and not _join(plain_out, w.north1.data[i],
+                                                   w.north2.data[i],
+                                                   w.north_packed.data[i], c, first, plain_b):
+                    return False
+                if not _join(&w.items[la + 1], w.north1.data[i], w.north2.data[i],
+                             w.north_packed.data[i], c, plain_b, nb):
+                    return False
+        if sub == 0:
+            break
+        sub = (sub - 1) & cols
+    return True
+
+
+cdef inline int _popcount32(uint32_t x) noexcept nogil:
+    cdef int k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+cdef void _transpose(uint64_t *a) noexcept nogil:
+    # a 64 x 64 bit matrix in place: bit c of a[r] becomes bit r of a[c]
+    cdef int j = 32, k
+    cdef uint64_t m = 0xFFFFFFFF00000000, t
+    while j:
+        k = 0
+        while k < 64:
+            t = ((a[k] >> j) ^ a[k | j]) & (m >> j)
+            a[k] ^= t << j
+            a[k | j] ^= t
+            k = ((k | j) + 1) & ~j
+        j >>= 1
+        m ^= m >> j
+
+
+cdef bint _slice(const _Buf *stored, int bits, _Buf *tables, size_t *groups) noexcept nogil:
+    # the bit-sliced tables of the stored masks, in full groups of 512 (the last
+    # one padded with masks that hold every bit, which meet only an empty item)
+    cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
+    cdef size_t stride = <size_t>chunks * 32 * NQ_GROUP
+    cdef size_t full = stored.size // _GROUP_BITS
+    cdef size_t left = stored.size - full * _GROUP_BITS
+    cdef size_t count = full + (1 if left >= _FEW else 0)
+    cdef size_t gi, idx
+    cdef uint64_t block[64]
+    cdef uint64_t slices[64][NQ_GROUP]
+    cdef uint64_t *entry
+    cdef uint64_t *base
+    cdef int c, v, b, kk, j
+    groups[0] = count
+    if not _reserve(tables, count * stride):
+        return False
+    for gi in range(count):
+        for kk in range(NQ_GROUP):
+            for j in range(64):
+                idx = gi * _GROUP_BITS + <size_t>(kk * 64 + j)
+                block[j] = stored.data[idx] if idx < stored.size else ~(<uint64_t>0)
+            _transpose(block)
+            for b in range(64):
+                slices[b][kk] = ~block[b] if b < bits else ~(<uint64_t>0)
+        base = tables.data + gi * stride
+        for c in range(chunks):
+            entry = base + <size_t>c * 32 * NQ_GROUP
+            for kk in range(NQ_GROUP):
+                entry[kk] = ~(<uint64_t>0)
+            for v in range(1, 32):
+                b = nq_ctz64(v)
+                for kk in range(NQ_GROUP):
+                    entry[v * NQ_GROUP + kk] = (entry[(v & (v - 1)) * NQ_GROUP + kk]
+                                                & slices[c * NQ_CHUNK + b][kk])
+    return True
+
+
+cdef uint64_t _pairs(const _Buf *stored, const _Buf *tables, size_t groups, int bits,
+                     const _Buf *items) noexcept nogil:
+    # how many (stored, item) pairs share no bit
+    cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
+    cdef uint64_t total = nq_match(tables.data, groups, chunks, items.data, items.size)
+    cdef size_t first = groups * _GROUP_BITS, i
+    cdef size_t padding = 0
+    if first > stored.size:  # the padding meets the empty items only
+        padding = first - stored.size
+        for i in range(items.size):
+            if items.data[i] == 0:
+                total -= padding
+        first = stored.size
+    return total + nq_direct(stored.data + first, stored.size - first, items.data,
+                             items.size)
+
+
+cdef uint32_t _reverse(int n, uint32_t rows) noexcept nogil:
+    cdef uint32_t out = 0
+    cdef int r
+    while rows:
+        r = nq_ctz64(rows)
+        rows &= rows - 1
+        out |= <uint32_t>1 << (n - 1 - r)
+    return out
+
+
+cdef struct _Job:
+    uint32_t rows, west, east
+    uint64_t holes1, holes2
+    bint symmetric
+
+
+cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t east_rows,
+                     _Work *w, uint64_t *out) noexcept nogil:
+    # the weighted count of one row set into out; -1 when out of memory
+    cdef uint32_t flipped, other
+    cdef int prime = 1, q = 1, cls
+    cdef size_t groups
+    cdef int bits = 2 * g.width
+    cdef uint64_t total = 0
+    cdef _Buf spare
+    out[0] = 0
+    if job.symmetric:
+        flipped = _reverse(g.n, east_rows)
+        if east_rows > flipped:
+            return 0
+        prime = 1 if east_rows == flipped else 2
+        other = job.rows ^ east_rows
+        flipped = _reverse(g.n, other)
+        if flipped < other:
+            other = flipped
+        q = 1 if other == east_rows else (2 if east_rows < other else 0)
+    w.stored.size = 0
+    for cls in range(_CLASSES):
+        w.items[cls].size = 0
+    if not _halves(t, g, w, True, east_rows, job.east, job.holes1, job.holes2,
+                   1 if job.symmetric else 0, q):
+        return -1
+    if not job.symmetric:  # mode 0 wrote into items[0]: those are the stored ones
+        spare = w.stored
+        w.stored = w.items[0]
+        w.items[0] = spare
+    if w.stored.size == 0:
+        return 0
+    if not _halves(t, g, w, False, job.rows ^ east_rows, job.west, job.holes1,
+                   job.holes2, 2 if job.symmetric else 0, q):
+        return -1
+    if (w.stored.size < _DIRECT
+            or w.items[0].size + w.items[1].size + w.items[2].size < _SLICE_ITEMS):
+        groups = 0  # slicing would cost more than it saves
+    elif not _slice(&w.stored, bits, &w.tables, &groups):
+        return -1
+    for cls in range(_CLASSES):
+        if w.items[cls].size:
+            total += (<uint64_t>1 << cls) * _pairs(&w.stored, &w.tables, groups, bits,
+                                                   &w.items[cls])
+    out[0] = prime * total
+    return 0
+
+
+cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
+    memset(w, 0, sizeof(_Work))
+    cdef size_t most = t.most + 1
+    cdef size_t subsets = (<size_t>1) << t.h
+    cdef int i
+    for i in range(2):
+        w.south[i].start = <size_t *>malloc((subsets + 1) * sizeof(size_t))
+        w.south[i].plain = <size_t *>malloc(subsets * sizeof(size_t))
+        if w.south[i].start == NULL or w.south[i].plain == NULL:
+            return False
+    return (_reserve(&w.north1, most) and _reserve(&w.north2, most)
+            and _reserve(&w.north_packed, most))
+
+
+cdef uint64_t _choose(int m, int k) noexcept nogil:
+    cdef uint64_t r = 1
+    cdef int i
+    if k < 0 or k > m:
+        return 0
+    for i in range(k):
+        r = r * (m - i) // (i + 1)
+    return r
+
+
+cdef uint32_t _unrank(uint64_t rank, int m, int k) noexcept nogil:
+    # the rank-th k-subset of m positions in colex order, as a mask of positions
+    cdef uint32_t mask = 0
+    cdef int c = m
+    cdef int i
+    for i in range(k, 0, -1):
+        c -= 1
+        while _choose(c, i) > rank:
+            c -= 1
+        mask |= <uint32_t>1 << c
+        rank -= _choose(c, i)
+    return mask
+
+
+cdef uint32_t _spread(uint32_t chosen, const int *positions) noexcept nogil:
+    cdef uint32_t out = 0
+    cdef int p
+    while chosen:
+        p = nq_ctz64(chosen)
+        chosen &= chosen - 1
+        out |= <uint32_t>1 << positions[p]
+    return out
+
+
+def row_sets(rows, k):
+    """How many row sets a job has: the k-subsets of the free rows."""
+    cdef uint64_t r = PyNumber_Index(rows)
+    cdef int kk = PyNumber_Index(k)
+    return _choose(_popcount32(<uint32_t>r), kk) if r >> 32 == 0 else 0
+
+
+def count_rows(Quarter quarter, rows, west, east, holes1, holes2, symmetric, first,
+               end, unsigned char[::1] stop):
+    """The weighted count of the row sets ranked first..end-1 (colex order) of
+    the k-subsets of `rows`, k the number of free east columns."""
+    cdef _Geo g
+    cdef _Job job
+    cdef _Work w
+    cdef int n = quarter.n
+    cdef int h = n // 2
+    cdef uint64_t r = PyNumber_Index(rows), cw = PyNumber_Index(west)
+    cdef uint64_t ce = PyNumber_Index(east)
+    cdef uint64_t lo = PyNumber_Index(first), hi = PyNumber_Index(end)
+    cdef int positions[32]
+    cdef int m = 0, k, i
+    cdef uint64_t total = 0, one, rank
+    cdef uint32_t chosen, low, ripple
+    cdef int failed = 0
+    if stop is None or stop.shape[0] < 1:
+        raise ValueError("stop must hold at least one byte")
+    if r >> n or cw >> h or ce >> h:
+        raise ValueError("rows must be a mask of the board's rows, west and east of h columns")
+    job.rows = <uint32_t>r
+    job.west = <uint32_t>cw
+    job.east = <uint32_t>ce
+    job.holes1 = PyNumber_Index(holes1)
+    job.holes2 = PyNumber_Index(holes2)
+    job.symmetric = bool(symmetric)
+    for i in range(n):
+        if (r >> i) & 1:
+            positions[m] = i
+            m += 1
+    k = _popcount32(job.east)
+    if _popcount32(job.west) + k != m:
+        raise ValueError("the free rows must be as many as the free columns")
+    if hi > _choose(m, k) or lo > hi:
+        raise ValueError(f"the row sets run from 0 to {_choose(m, k)}, not {lo}..{hi}")
+    _geometry(&g, n)
+    with nogil:
+        if not _prepare_work(&quarter.t, &w):
+            failed = 1
+        elif lo < hi:
+            chosen = _unrank(lo, m, k)
+            rank = lo
+            while rank < hi and not stop[0]:
+                if _count_rows(&quarter.t, &g, &job, _spread(chosen, positions), &w, &one):
+                    failed = 1
+                    break
+                total += one
+                rank += 1
+                if chosen:  # the next k-subset (Gosper)
+                    low = chosen & (~chosen + 1)
+                    ripple = chosen + low
+                    chosen = (((ripple ^ chosen) >> 2) // low) | ripple
+        _release_work(&w)
+    if failed:
+        raise MemoryError("no memory for the half-boards")
+    return total
+
+
+def packed_halves(Quarter quarter, bint east, rows, cols, holes1, holes2, int mode, int q):
+    """The packed half-boards as _halves lists them: (stored, [items by class])."""
+    cdef _Geo g
+    cdef _Work w
+    cdef int n = quarter.n
+    cdef int h = n // 2
+    cdef uint64_t r = PyNumber_Index(rows), c = PyNumber_Index(cols)
+    cdef uint64_t hl1 = PyNumber_Index(holes1), hl2 = PyNumber_Index(holes2)
+    if r >> n or c >> h or not 0 <= mode <= 2 or not 0 <= q <= 2:
+        raise ValueError("rows, cols, mode or q out of range")
+    if r & (1 << h) and n % 2:
+        raise ValueError("the middle row holds no quadrant queen")
+    _geometry(&g, n)
+    if not _prepare_work(&quarter.t, &w):
+        _release_work(&w)
+        raise MemoryError
+    try:
+        if not _halves(&quarter.t, &g, &w, east, <uint32_t>r, <uint32_t>c, hl1, hl2, mode,
+                       q):
+            raise MemoryError
+        return ([w.stored.data[i] for i in range(w.stored.size)],
+                [[w.items[k].data[i] for i in range(w.items[k].size)]
+                 for k in range(_CLASSES)])
+    finally:
+        _release_work(&w)
+
+
+def count_pairs(stored, items, int bits):
+    """How many (stored, item) pairs share no bit, by the bit-sliced tables."""
+    cdef _Buf s, it, tables
+    cdef size_t groups
+    cdef uint64_t total
+    if not 1 <= bits <= 60:
+        raise ValueError("bits must be between 1 and 60")
+    memset(&s, 0, sizeof(_Buf))
+    memset(&it, 0, sizeof(_Buf))
+    memset(&tables, 0, sizeof(_Buf))
+    try:
+        for value in stored:
+            if not _push(&s, PyNumber_Index(value)):
+                raise MemoryError
+        for value in items:
+            if not _push(&it, PyNumber_Index(value)):
+                raise MemoryError
+        if not _slice(&s, bits, &tables, &groups):
+            raise MemoryError
+        return _pairs(&s, &tables, groups, bits, &it)
+    finally:
+        release(s.data)
+        release(it.data)
+        release(tables.data)
