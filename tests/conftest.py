@@ -45,12 +45,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _install_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    name = "nqueens._bitsolver" if request.param == "cython" else "nqueens._bitsolver_py"
+    suffix = "" if request.param == "cython" else "_py"
     try:
-        module = importlib.import_module(name)
+        module = importlib.import_module(f"nqueens._bitsolver{suffix}")
+        quadrants = importlib.import_module(f"nqueens._quadrants{suffix}")
     except ImportError as exc:  # pragma: no cover - the point is to fail loudly
         pytest.fail(f"the compiled core is missing ({exc}); pass --no-native to test without it")
     monkeypatch.setattr("nqueens._select.core", module)
+    monkeypatch.setattr("nqueens._select.quadrants", quadrants)
     return module
 
 

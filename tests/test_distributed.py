@@ -294,17 +294,18 @@ def test_cli_shows_no_progress_when_stderr_is_not_a_terminal():
 
 
 @pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("n", [40, 21])  # the row-by-row core, the quadrant core
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, workers, monkeypatch):
+def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, n, workers, monkeypatch):
     # a process started with SIGINT ignored (a background job) would never stop
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        interrupted_count(workers)
+        interrupted_count(workers, n)
     finally:
         signal.signal(signal.SIGINT, previous)
 
 
-def interrupted_count(workers):
+def interrupted_count(workers, n=40):
     # Ctrl-C after 0.5 s, pressed again every 0.5 s as a user would: a signal
     # that arrives while the interpreter runs a finalizer (a garbage collection
     # in the split) raises KeyboardInterrupt there, where it is lost
@@ -321,7 +322,7 @@ def interrupted_count(workers):
     gc.disable()  # no collection, so no gc callback (Hypothesis has one) to lose a press in
     try:
         with pytest.raises(KeyboardInterrupt):
-            nqueens.count(40, workers=workers)
+            nqueens.count(n, workers=workers)
         elapsed = time.monotonic() - start
     finally:
         gc.enable()

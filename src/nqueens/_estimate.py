@@ -23,13 +23,14 @@ import threading
 import time
 from typing import NamedTuple
 
-from . import _select
+from . import _assembly, _select
 from ._counting import (
     _TASKS_PER_WORKER,
     Subproblem,
     _count_run,
     _Fields,
     _free_columns,
+    _quadrants_apply,
     _runs,
     _split,
 )
@@ -37,6 +38,8 @@ from ._validate import as_int, check_bool, check_n, check_workers
 
 # a probe stops placing queens when this many rows are left for the core
 _LEAF_ROWS = 11
+# row sets per timed run of the quadrant core
+_QUADRANT_RUN = 64
 # the symmetries of the square: a class of solutions has 8 members but for the
 # very few a turn or a reflection keeps
 _SYMMETRIES = 8
@@ -146,9 +149,15 @@ def estimate(
     share = 0.0 if probed else len(counts) / len(tasks)  # of the tasks, each counted whole
     solutions, solutions_error = _total(counts, len(tasks), share)
     seconds, seconds_error = _total(times, len(tasks), share)
-    rate = _rate(tasks, budget / 2, rng)
+    rate = None if _quadrants_apply(n) else _rate(tasks, budget / 2, rng)
     paced = rate is not None and solutions > 0
-    if rate is not None and solutions > 0:
+    if _quadrants_apply(n):
+        # count() goes by quadrant assembly: its own pace on random row sets
+        timed = _quadrant_seconds(n, budget / 2, rng)
+        paced = timed is not None
+        if timed is not None:
+            seconds, seconds_error = timed
+    elif rate is not None and solutions > 0:
         # the core's own pace on whole runs (its tables shared as in count()) beats
         # the probes' times, where each leaf builds its table alone
         seconds, seconds_error = solutions / rate, solutions_error / rate
@@ -187,6 +196,39 @@ def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float |
     finally:
         timer.cancel()
     return found / spent if found and spent > 0 else None
+
+
+def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float, float] | None:
+    # the quadrant core's time for all of count(n) on one thread, and its error:
+    # runs of consecutive row sets (as count() takes them), from random places,
+    # timed for about budget seconds; None if none finished
+    began = time.perf_counter()
+    quarter = _select.quadrants.Quarter(n)
+    build = time.perf_counter() - began
+    jobs = _assembly.jobs(n)
+    sizes = [_assembly.row_sets(j) for j in jobs]
+    population = sum(sizes)
+    stop = bytearray(1)
+    timer = threading.Timer(budget, stop.__setitem__, (0, 1))
+    timer.start()
+    per_set: list[float] = []
+    try:
+        while not stop[0] and len(per_set) < population:
+            index = rng.choices(range(len(jobs)), weights=sizes)[0]
+            first = rng.randrange(sizes[index])
+            end = min(sizes[index], first + _QUADRANT_RUN)
+            task = _assembly.Task(index, first, end)
+            began = time.perf_counter()
+            _assembly.count_tasks(quarter, jobs, [task], stop)
+            if stop[0]:  # cut short
+                break
+            per_set.append((time.perf_counter() - began) / (end - first))
+    finally:
+        timer.cancel()
+    if not per_set:
+        return None
+    seconds, error = _total(per_set, population, 0.0)
+    return build + seconds, error
 
 
 def _total(values: list[float], population: int, share: float) -> tuple[float, float]:

@@ -41,6 +41,7 @@ cdef extern from "_match.h":
 
 MIN_N = 4
 MAX_N = 23  # a quadrant of side 11: its table keys take 2 x 11 bits
+FAST = True  # count() prefers this core where it applies
 
 cdef uint64_t _LOW32 = 0xFFFFFFFF
 
@@ -78,8 +79,8 @@ cdef void _walk(_Table *t, int row, uint32_t rows, uint32_t cols, uint32_t d1,
         b1 = <uint32_t>1 << (row + c)
         b2 = <uint32_t>1 << (row - c + h - 1)
         if not (d1 & b1) and not (d2 & b2):
-            _walk(t, row + 1, rows | (<uint32_t>1 << row), cols | (<uint32_t>1 << c), d1 | b1, d2 | b2,
-                  fill)
+            _walk(t, row + 1, rows | (<uint32_t>1 << row), cols | (<uint32_t>1 << c),
+                  d1 | b1, d2 | b2, fill)
 
 
 cdef bint _build(_Table *t, int h) noexcept nogil:
@@ -207,6 +208,8 @@ cdef struct _South:
 
 
 cdef struct _Work:
+    uint32_t *spread[2]  # west, east: compressed column subset -> the columns
+    int spread_bits[2]
     _Buf north1, north2, north_packed
     _South south[2]  # west, east
     _Buf stored
@@ -220,6 +223,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
     release(w.north2.data)
     release(w.north_packed.data)
     for i in range(2):
+        release(w.spread[i])
         release(w.south[i].d1.data)
         release(w.south[i].d2.data)
         release(w.south[i].packed.data)
@@ -337,42 +341,46 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     cdef uint32_t north_rows = rows & ((<uint32_t>1 << h) - 1)
     cdef uint32_t south_rows = rows >> g.off
     cdef int k = _popcount32(north_rows)
-    cdef uint32_t sub = cols
+    cdef int side = 1 if east else 0
+    cdef int m = w.spread_bits[side]
+    cdef uint32_t chosen = ((<uint32_t>1) << k) - 1, low, ripple, sub
     cdef size_t na, nb, i, plain_a, plain_b, first
     cdef _Buf *out
     cdef _Buf *plain_out
-    cdef _South *c = &w.south[1 if east else 0]
+    cdef _South *c = &w.south[side]
     cdef int la
     if not _fill_south(t, g, c, east, south_rows, cols, holes1, holes2, mode):
         return False
-    while True:
-        if _popcount32(sub) == k:
-            first = c.start[cols ^ sub]
-            nb = c.start[(cols ^ sub) + 1]
-            plain_b = c.plain[cols ^ sub]
-            na = 0
-            if nb > first:
-                na = _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
-                               &w.north1, &w.north2, &w.north_packed, 0, &plain_a)
-            for i in range(na):
-                if mode != 2:
-                    out = &w.items[0] if mode == 0 else &w.stored
-                    if not _join(out, w.north1.data[i], w.north2.data[i],
-                                 w.north_packed.data[i], c, first, nb):
-                        return False
-                    continue
-                la = i >= plain_a
-                plain_out = &w.items[la] if la else (&w.items[q - 1] if q else NULL)
-                if plain_out != NULL and not _join(plain_out, w.north1.data[i],
-                                                   w.north2.data[i],
-                                                   w.north_packed.data[i], c, first, plain_b):
+    while chosen < ((<uint32_t>1) << m):  # the k-subsets of the columns (Gosper)
+        sub = w.spread[side][chosen]
+        first = c.start[cols ^ sub]
+        nb = c.start[(cols ^ sub) + 1]
+        plain_b = c.plain[cols ^ sub]
+        na = 0
+        if nb > first:
+            na = _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
+                           &w.north1, &w.north2, &w.north_packed, 0, &plain_a)
+        for i in range(na):
+            if mode != 2:
+                out = &w.items[0] if mode == 0 else &w.stored
+                if not _join(out, w.north1.data[i], w.north2.data[i],
+                             w.north_packed.data[i], c, first, nb):
                     return False
-                if not _join(&w.items[la + 1], w.north1.data[i], w.north2.data[i],
-                             w.north_packed.data[i], c, plain_b, nb):
-                    return False
-        if sub == 0:
+                continue
+            la = i >= plain_a
+            plain_out = &w.items[la] if la else (&w.items[q - 1] if q else NULL)
+            if plain_out != NULL and not _join(plain_out, w.north1.data[i],
+                                               w.north2.data[i],
+                                               w.north_packed.data[i], c, first, plain_b):
+                return False
+            if not _join(&w.items[la + 1], w.north1.data[i], w.north2.data[i],
+                         w.north_packed.data[i], c, plain_b, nb):
+                return False
+        if chosen == 0:
             break
-        sub = (sub - 1) & cols
+        low = chosen & (~chosen + 1)
+        ripple = chosen + low
+        chosen = (((ripple ^ chosen) >> 2) // low) | ripple
     return True
 
 
@@ -518,12 +526,33 @@ cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t e
     return 0
 
 
+cdef void _spread_columns(_Work *w, int side, uint32_t cols) noexcept nogil:
+    # spread[side][c]: the subset of `cols` whose i-th column is in it when bit i of c is
+    cdef int m = 0, i
+    cdef int positions[32]
+    cdef uint32_t c, out
+    while cols:
+        positions[m] = nq_ctz64(cols)
+        cols &= cols - 1
+        m += 1
+    w.spread_bits[side] = m
+    for c in range((<uint32_t>1) << m):
+        out = 0
+        for i in range(m):
+            if (c >> i) & 1:
+                out |= (<uint32_t>1) << positions[i]
+        w.spread[side][c] = out
+
+
 cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
     memset(w, 0, sizeof(_Work))
     cdef size_t most = t.most + 1
     cdef size_t subsets = (<size_t>1) << t.h
     cdef int i
     for i in range(2):
+        w.spread[i] = <uint32_t *>malloc(subsets * sizeof(uint32_t))
+        if w.spread[i] == NULL:
+            return False
         w.south[i].start = <size_t *>malloc((subsets + 1) * sizeof(size_t))
         w.south[i].plain = <size_t *>malloc(subsets * sizeof(size_t))
         if w.south[i].start == NULL or w.south[i].plain == NULL:
@@ -614,6 +643,8 @@ def count_rows(Quarter quarter, rows, west, east, holes1, holes2, symmetric, fir
         if not _prepare_work(&quarter.t, &w):
             failed = 1
         elif lo < hi:
+            _spread_columns(&w, 0, job.west)
+            _spread_columns(&w, 1, job.east)
             chosen = _unrank(lo, m, k)
             rank = lo
             while rank < hi and not stop[0]:
@@ -649,6 +680,7 @@ def packed_halves(Quarter quarter, bint east, rows, cols, holes1, holes2, int mo
         _release_work(&w)
         raise MemoryError
     try:
+        _spread_columns(&w, 1 if east else 0, <uint32_t>c)
         if not _halves(&quarter.t, &g, &w, east, <uint32_t>r, <uint32_t>c, hl1, hl2, mode,
                        q):
             raise MemoryError
@@ -663,7 +695,6 @@ def count_pairs(stored, items, int bits):
     """How many (stored, item) pairs share no bit, by the bit-sliced tables."""
     cdef _Buf s, it, tables
     cdef size_t groups
-    cdef uint64_t total
     if not 1 <= bits <= 60:
         raise ValueError("bits must be between 1 and 60")
     memset(&s, 0, sizeof(_Buf))

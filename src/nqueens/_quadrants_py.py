@@ -32,15 +32,20 @@ hold that bit.  A west mask is disjoint from every stored mask whose word
 bit survives the AND of its set bits' words: one AND per set bit and a
 popcount count 64 pairs.  The core ANDs precomputed combinations of 5 bit
 positions at once, in groups of 8 blocks.
+
+The crosses and jobs are made in ``_assembly.py``, for both cores.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import Any
 
 MIN_N = 4
-MAX_N = 32
+MAX_N = 23
+FAST = False  # slower than the row-by-row twin: count() never picks it
+_CLASSES = 3
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -54,211 +59,238 @@ def _popcount(mask: int) -> int:
     return bin(mask).count("1")
 
 
-def quarter_table(h: int) -> dict[int, list[tuple[int, int]]]:
-    """Every placement of 0..h queens on an h x h board, none attacking, at
-    most one per row and column: key (rows << h) | cols -> [(d1, d2)], with
-    d1 bit r + c and d2 bit r - c + h - 1 for each queen."""
-    table: dict[int, list[tuple[int, int]]] = {}
+class Quarter:
+    """The table of every partial placement on an h x h quadrant (h = n // 2)."""
 
-    def place(row: int, rows: int, cols: int, d1: int, d2: int) -> None:
+    def __init__(self, n: Any) -> None:
+        n = operator.index(n)
+        if not MIN_N <= n <= MAX_N:
+            raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
+        self.n = n
+        self.h = n // 2
+        # key (rows << h) | cols -> [(d1, d2)]: d1 bit r + c, d2 bit r - c + h - 1
+        self.table: dict[int, list[tuple[int, int]]] = {}
+        self._walk(0, 0, 0, 0, 0)
+
+    def _walk(self, row: int, rows: int, cols: int, d1: int, d2: int) -> None:
+        h = self.h
         if row == h:
-            table.setdefault((rows << h) | cols, []).append((d1, d2))
+            self.table.setdefault((rows << h) | cols, []).append((d1, d2))
             return
-        place(row + 1, rows, cols, d1, d2)  # this row stays empty
+        self._walk(row + 1, rows, cols, d1, d2)  # the row stays empty
         for c in range(h):
             b1, b2 = 1 << (row + c), 1 << (row - c + h - 1)
             if not (cols >> c) & 1 and not d1 & b1 and not d2 & b2:
-                place(row + 1, rows | 1 << row, cols | 1 << c, d1 | b1, d2 | b2)
+                self._walk(row + 1, rows | 1 << row, cols | 1 << c, d1 | b1, d2 | b2)
 
-    place(0, 0, 0, 0, 0)
-    return table
+    @property
+    def size(self) -> int:
+        """How many placements the table holds."""
+        return sum(len(v) for v in self.table.values())
 
-
-class Cross(NamedTuple):
-    """The queens of the middle row and column (odd n), as one orbit's representative."""
-
-    weight: int
-    queens: tuple[tuple[int, int], ...]  # (row, col): none, the centre, or two
-    symmetric: bool  # whether the even-board symmetries hold within it
-
-
-def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:
-    m = n - 1
-    return [(r, c), (c, m - r), (m - r, m - c), (m - c, r),
-            (r, m - c), (m - c, m - r), (m - r, c), (c, r)]  # fmt: skip
+    def placements(self, rows: Any, cols: Any) -> list[tuple[int, int]]:
+        """The (d1, d2) masks of the placements with these row and column sets."""
+        rows, cols = operator.index(rows), operator.index(cols)
+        if rows >> self.h or cols >> self.h or rows < 0 or cols < 0:
+            raise ValueError(f"rows and cols must be masks of {self.h} bits")
+        return list(self.table.get((rows << self.h) | cols, []))
 
 
-def crosses(n: int) -> list[Cross]:
-    """One cross per orbit, with the orbit's length."""
-    if n % 2 == 0:
-        return [Cross(1, (), True)]
-    h = n // 2
-    found = [Cross(1, ((h, h),), True)]
-    for a in range(n):  # the middle row's queen is at (h, a)
-        for b in range(n):  # the middle column's queen at (b, h)
-            if a == h or b == h or abs(a - h) == abs(b - h):
-                continue
-            images = set()
-            for (r1, c1), (r2, c2) in zip(_images(n, h, a), _images(n, b, h)):
-                # one image lies on the middle row and the other on the middle column
-                image = (c1, r2) if r1 == h else (c2, r1)
-                images.add(image)
-            if (a, b) == min(images):
-                found.append(Cross(len(images), ((h, a), (b, h)), False))
-    return found
+class _Geo:
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.h = h = n // 2
+        self.off = off = n - h  # first row of the south quadrants, column of the east
+        # west columns 0..h-1, east off..n-1: d1 = r + c overlaps on [off, n + h - 2],
+        # d2 = r - c + n - 1 on [n - h, 2n - 2 - off]
+        self.lo1, self.lo2 = off, n - h
+        self.width = n + h - 1 - off
+        self.full = (1 << self.width) - 1
+
+    def pack(self, d1: int, d2: int) -> int:
+        """The diagonals where the halves overlap, in one word."""
+        return ((d1 >> self.lo1) & self.full) | (((d2 >> self.lo2) & self.full) << self.width)
 
 
-class Geometry(NamedTuple):
-    n: int
-    h: int
-    off: int  # first row of the south quadrants, first column of the east ones
-    lo1: int  # the diagonals both halves can hold: d1 from lo1, d2 from lo2,
-    lo2: int  # width of each
-    width: int
-
-
-def geometry(n: int) -> Geometry:
-    h = n // 2
-    off = n - h
-    # west columns 0..h-1, east off..n-1: d1 = r + c overlaps on [off, n + h - 2],
-    # d2 = r - c + n - 1 on [n - h, 2n - 2 - off]
-    return Geometry(n, h, off, off, n - h, n + h - 1 - off)
-
-
-def _shifts(g: Geometry, south: bool, east: bool) -> tuple[int, int]:
-    # a quadrant's local diagonal masks, shifted to the board's
+def _quadrant(
+    q: Quarter, g: _Geo, rows: int, cols: int, south: bool, east: bool, holes1: int,
+    holes2: int, mode: int,
+) -> tuple[list[tuple[int, int, int]], int]:  # fmt: skip
+    # a quadrant's placements as the board's (d1, d2, packed), clear of the holes;
+    # mode 1: those off the long diagonals only; mode 2: those first (how many:
+    # the second value), then the others
     r0 = g.off if south else 0
     c0 = g.off if east else 0
-    return r0 + c0, r0 - c0 + g.n - g.h
+    s1, s2 = r0 + c0, r0 - c0 + g.n - g.h
+    long_bit = 1 << (g.n - 1)
+    found: list[tuple[int, int, int]] = []
+    plain = 0
+    for on_long in range(2 if mode == 2 else 1):
+        for e1, e2 in q.table.get((rows << q.h) | cols, []):
+            d1, d2 = e1 << s1, e2 << s2
+            if d1 & holes1 or d2 & holes2:
+                continue
+            if mode and bool((d1 | d2) & long_bit) != bool(on_long):
+                continue
+            found.append((d1, d2, g.pack(d1, d2)))
+        if on_long == 0:
+            plain = len(found)
+    return found, plain
 
 
-def half_boards(
-    g: Geometry, table: dict[int, list[tuple[int, int]]], east: bool, rows: int, cols: int,
-    holes1: int, holes2: int,
-) -> list[tuple[int, int]]:  # fmt: skip
-    """(d1, d2) of the board for each half-board with queens in `rows` (of the
-    board) and `cols` (local to the half), clear of the holes."""
-    h = g.h
-    north_rows = rows & ((1 << h) - 1)
+def _halves(
+    q: Quarter, g: _Geo, east: bool, rows: int, cols: int, holes1: int, holes2: int,
+    mode: int, k: int,
+) -> tuple[list[int], list[list[int]]]:  # fmt: skip
+    # every half-board with queens in `rows` (the board's) and `cols` (local),
+    # packed: mode 0 all into items[0]; mode 1 (stored east, symmetric) none on a
+    # long diagonal, into stored; mode 2 (west, symmetric) by weight class:
+    # 2 ** (queens on long diagonals), k where there are none (0: dropped).  A
+    # west half-board can hold the main diagonal in its north quadrant only, the
+    # other in its south one.
+    north_rows = rows & ((1 << g.h) - 1)
     south_rows = rows >> g.off
-    k = _popcount(north_rows)
-    n1, n2 = _shifts(g, False, east)
-    s1, s2 = _shifts(g, True, east)
-    found = []
+    stored: list[int] = []
+    items: list[list[int]] = [[] for _ in range(_CLASSES)]
     sub = cols
     while True:
-        if _popcount(sub) == k:
-            north = table.get((north_rows << h) | sub, [])
-            south = table.get((south_rows << h) | (cols ^ sub), [])
-            north = [(a << n1, b << n2) for a, b in north]
-            north = [(a, b) for a, b in north if not (a & holes1 or b & holes2)]
-            south = [(a << s1, b << s2) for a, b in south]
-            south = [(a, b) for a, b in south if not (a & holes1 or b & holes2)]
-            for a1, a2 in north:
-                for b1, b2 in south:
-                    if not (a1 & b1 or a2 & b2):
-                        found.append((a1 | b1, a2 | b2))
+        if _popcount(sub) == _popcount(north_rows):
+            south, plain_b = _quadrant(
+                q, g, south_rows, cols ^ sub, True, east, holes1, holes2, mode
+            )
+            north, plain_a = _quadrant(q, g, north_rows, sub, False, east, holes1, holes2, mode)
+            if not south:
+                north = []
+            for i, (a1, a2, pa) in enumerate(north):
+                for j, (b1, b2, pb) in enumerate(south):
+                    if a1 & b1 or a2 & b2:
+                        continue
+                    if mode != 2:
+                        (items[0] if mode == 0 else stored).append(pa | pb)
+                        continue
+                    on_long = (i >= plain_a) + (j >= plain_b)
+                    if on_long:
+                        items[on_long].append(pa | pb)
+                    elif k:
+                        items[k - 1].append(pa | pb)
         if sub == 0:
             break
         sub = (sub - 1) & cols
-    return found
+    return stored, items
 
 
-def pack(g: Geometry, d1: int, d2: int) -> int:
-    """The diagonals where the halves overlap, in one word."""
-    full = (1 << g.width) - 1
-    return ((d1 >> g.lo1) & full) | (((d2 >> g.lo2) & full) << g.width)
+def packed_halves(
+    quarter: Quarter, east: Any, rows: Any, cols: Any, holes1: Any, holes2: Any, mode: Any,
+    q: Any,
+) -> tuple[list[int], list[list[int]]]:  # fmt: skip
+    """The packed half-boards as _halves lists them: (stored, [items by class])."""
+    n, h = quarter.n, quarter.h
+    rows, cols = operator.index(rows), operator.index(cols)
+    mode, q = operator.index(mode), operator.index(q)
+    if rows >> n or cols >> h or rows < 0 or cols < 0 or not 0 <= mode <= 2 or not 0 <= q <= 2:
+        raise ValueError("rows, cols, mode or q out of range")
+    if rows & (1 << h) and n % 2:
+        raise ValueError("the middle row holds no quadrant queen")
+    g = _Geo(n)
+    return _halves(quarter, g, bool(east), rows, cols, operator.index(holes1),
+                   operator.index(holes2), mode, q)  # fmt: skip
+
+
+def count_pairs(stored: Sequence[int], items: Sequence[int], bits: Any) -> int:
+    """How many (stored, item) pairs share no bit (the core slices the stored masks)."""
+    if not 1 <= operator.index(bits) <= 60:
+        raise ValueError("bits must be between 1 and 60")
+    stored = [operator.index(s) for s in stored]
+    return sum(1 for i in items for s in stored if not s & operator.index(i))
 
 
 def _reverse(n: int, rows: int) -> int:
     return sum(1 << (n - 1 - r) for r in _bits(rows))
 
 
-def count_pairs(stored: Sequence[int], items: Sequence[int]) -> int:
-    """How many (stored, item) pairs share no bit."""
-    return sum(1 for s in stored for i in items if not s & i)
-
-
-class Job(NamedTuple):
-    """What a row set needs from its cross: the free rows and columns, the holes."""
-
-    rows: int  # free rows of the board
-    west: int  # free west columns (local)
-    east: int  # free east columns (local)
-    holes1: int
-    holes2: int
-    symmetric: bool
-
-
-def job(n: int, cross: Cross) -> Job:
-    g = geometry(n)
-    rows = (1 << n) - 1
-    west = east = (1 << g.h) - 1
-    holes1 = holes2 = 0
-    for r, c in cross.queens:
-        rows &= ~(1 << r)
-        if c < g.h:
-            west &= ~(1 << c)
-        elif c >= g.off:
-            east &= ~(1 << (c - g.off))
-        holes1 |= 1 << (r + c)
-        holes2 |= 1 << (r - c + n - 1)
-    if n % 2:
-        rows &= ~(1 << g.h)  # the middle row's queen is placed (or it is the centre)
-    return Job(rows, west, east, holes1, holes2, cross.symmetric)
-
-
-def count_rows(n: int, table: dict[int, list[tuple[int, int]]], j: Job, east_rows: int) -> int:
-    """The solutions of one cross whose east queens lie in `east_rows`, weighted
-    for the symmetry (0 for a row set that another counts)."""
-    g = geometry(n)
-    west_rows = j.rows ^ east_rows
-    prime = q = 1
-    if j.symmetric:
-        flipped = _reverse(n, east_rows)
+def _count_rows(q: Quarter, g: _Geo, job: tuple[int, int, int, int, int, bool],
+                east_rows: int) -> int:  # fmt: skip
+    # the weighted count of one row set (0 for one that another row set counts)
+    rows, west, east, holes1, holes2, symmetric = job
+    prime = k = 1
+    if symmetric:
+        flipped = _reverse(g.n, east_rows)
         if east_rows > flipped:
             return 0
         prime = 1 if east_rows == flipped else 2
-        other = j.rows ^ east_rows  # the half turn's image, up to the flip
-        other = min(other, _reverse(n, other))
-        q = 1 if other == east_rows else (2 if east_rows < other else 0)
-    east = half_boards(g, table, True, east_rows, j.east, j.holes1, j.holes2)
-    west = half_boards(g, table, False, west_rows, j.west, j.holes1, j.holes2)
-    long1 = long2 = 1 << (n - 1)  # the long diagonals: d1 = n - 1 and d2 = n - 1
-    if j.symmetric:
-        east = [(a, b) for a, b in east if not (a & long1 or b & long2)]
-    stored = [pack(g, a, b) for a, b in east]
+        # the half turn's image, up to the flip top to bottom
+        other = min(rows ^ east_rows, _reverse(g.n, rows ^ east_rows))
+        k = 1 if other == east_rows else (2 if east_rows < other else 0)
+    stored, items = _halves(q, g, True, east_rows, east, holes1, holes2,
+                            1 if symmetric else 0, k)  # fmt: skip
+    if not symmetric:
+        stored = items[0]
+    if not stored:
+        return 0
+    _, items = _halves(q, g, False, rows ^ east_rows, west, holes1, holes2,
+                       2 if symmetric else 0, k)  # fmt: skip
+    bits = 2 * g.width
+    return prime * sum((1 << c) * count_pairs(stored, items[c], bits) for c in range(_CLASSES))
+
+
+def _choose(m: int, k: int) -> int:
+    if k < 0 or k > m:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (m - i) // (i + 1)
+    return r
+
+
+def _unrank(rank: int, m: int, k: int) -> int:
+    # the rank-th k-subset of m positions in colex order, as a mask of positions
+    mask = 0
+    c = m
+    for i in range(k, 0, -1):
+        c -= 1
+        while _choose(c, i) > rank:
+            c -= 1
+        mask |= 1 << c
+        rank -= _choose(c, i)
+    return mask
+
+
+def row_sets(rows: Any, k: Any) -> int:
+    """How many row sets a job has: the k-subsets of the free rows."""
+    rows, k = operator.index(rows), operator.index(k)
+    return _choose(_popcount(rows), k) if 0 <= rows < 1 << 32 else 0
+
+
+def count_rows(
+    quarter: Quarter, rows: Any, west: Any, east: Any, holes1: Any, holes2: Any,
+    symmetric: Any, first: Any, end: Any, stop: Any,
+) -> int:  # fmt: skip
+    """The weighted count of the row sets ranked first..end-1 (colex order) of
+    the k-subsets of `rows`, k the number of free east columns."""
+    n, h = quarter.n, quarter.h
+    rows, west, east = operator.index(rows), operator.index(west), operator.index(east)
+    lo, hi = operator.index(first), operator.index(end)
+    if stop is None or len(memoryview(stop)) < 1:
+        raise ValueError("stop must hold at least one byte")
+    if rows >> n or west >> h or east >> h or min(rows, west, east) < 0:
+        raise ValueError("rows must be a mask of the board's rows, west and east of h columns")
+    positions = list(_bits(rows))
+    m, k = len(positions), _popcount(east)
+    if _popcount(west) + k != m:
+        raise ValueError("the free rows must be as many as the free columns")
+    if hi > _choose(m, k) or lo > hi or lo < 0:
+        raise ValueError(f"the row sets run from 0 to {_choose(m, k)}, not {lo}..{hi}")
+    g = _Geo(n)
+    job = (rows, west, east, operator.index(holes1), operator.index(holes2), bool(symmetric))
     total = 0
-    for weight in (1, 2, 4):
-        items = []
-        for a, b in west:
-            on_long = bool(a & long1) + bool(b & long2) if j.symmetric else 0
-            w = (1 << on_long) if on_long else q
-            if w == weight:
-                items.append(pack(g, a, b))
-        total += weight * count_pairs(stored, items)
-    return prime * total
-
-
-def row_sets(rows: int, k: int) -> Iterator[int]:
-    """The k-subsets of rows, in increasing order."""
-    bits = list(_bits(rows))
-    if k > len(bits):
-        return
-    from itertools import combinations
-
-    for chosen in combinations(bits, k):
-        yield sum(1 << b for b in chosen)
-
-
-def count(n: int) -> int:
-    if n < MIN_N:
-        raise ValueError(f"n must be at least {MIN_N}")
-    table = quarter_table(n // 2)
-    total = 0
-    for cross in crosses(n):
-        j = job(n, cross)
-        k = _popcount(j.east)
-        sub = sum(count_rows(n, table, j, e) for e in row_sets(j.rows, k))
-        total += cross.weight * sub
+    chosen = _unrank(lo, m, k) if lo < hi else 0
+    for _ in range(lo, hi):
+        if stop[0]:
+            break
+        east_rows = sum(1 << positions[p] for p in _bits(chosen))
+        total += _count_rows(quarter, g, job, east_rows)
+        if chosen:  # the next k-subset (Gosper)
+            low = chosen & -chosen
+            ripple = chosen + low
+            chosen = (((ripple ^ chosen) >> 2) // low) | ripple
     return total

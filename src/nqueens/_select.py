@@ -20,12 +20,12 @@ def _forced_pure() -> bool:
     return value not in ("", "0", "false", "no", "off")
 
 
-def _load() -> tuple[ModuleType, str]:
+def _load() -> tuple[ModuleType, ModuleType, str]:
     if not _forced_pure():
         try:
-            from . import _bitsolver
+            from . import _bitsolver, _quadrants
 
-            return _bitsolver, "cython"
+            return _bitsolver, _quadrants, "cython"
         except ImportError:
             warnings.warn(
                 "nqueens: the compiled core is missing, so the pure-Python core runs instead, "
@@ -35,9 +35,10 @@ def _load() -> tuple[ModuleType, str]:
                 RuntimeWarning,
                 stacklevel=3,
             )
-    from . import _bitsolver_py
+    from . import _bitsolver_py, _quadrants_py
 
-    return _bitsolver_py, "python"
+    return _bitsolver_py, _quadrants_py, "python"
 
 
-core, IMPLEMENTATION = _load()
+# the row-by-row core and the quadrant core, both compiled or both twins
+core, quadrants, IMPLEMENTATION = _load()

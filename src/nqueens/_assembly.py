@@ -1,0 +1,130 @@
+"""Counting by quadrant assembly: the crosses, the jobs and the tasks.
+
+The quadrant core (``_quadrants.pyx``, twin ``_quadrants_py.py``) counts the
+solutions of one job for a range of its row sets.  A job is what a cross
+leaves free: for odd n, the queens of the middle row and column, one cross
+per orbit of the 8 symmetries of the square, weighted by the orbit's size;
+for even n, one job with no cross.  Each job's row sets (the k-subsets of
+its free rows, k its free east columns) are ranked in colex order, and a
+task is a range of ranks: a pure function of a few ints, like a subproblem.
+
+>>> [c.weight for c in crosses(7)]
+[1, 8, 8, 8]
+>>> sum(c.weight for c in crosses(17)) == 1 + 16 * 16 - 2 * 16
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from . import _select
+
+
+class Cross(NamedTuple):
+    """The queens placed before the quadrants (odd n), one orbit's representative."""
+
+    weight: int  # the orbit's size
+    queens: tuple[tuple[int, int], ...]  # (row, col): none, the centre, or two
+    symmetric: bool  # the even board's symmetries hold within it
+
+
+class Job(NamedTuple):
+    """What a cross leaves to the quadrants (masks), and its weight."""
+
+    weight: int
+    rows: int  # free rows of the board
+    west: int  # free columns of the west half, local (bit c: column c)
+    east: int  # free columns of the east half, local (bit c: column off + c)
+    holes1: int  # the diagonals the cross holds: r + c
+    holes2: int  # and r - c + n - 1
+    symmetric: bool
+
+
+class Task(NamedTuple):
+    """The row sets ranked first..end-1 of job `job`."""
+
+    job: int
+    first: int
+    end: int
+
+
+def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:
+    m = n - 1
+    return [(r, c), (c, m - r), (m - r, m - c), (m - c, r),
+            (r, m - c), (m - c, m - r), (m - r, c), (c, r)]  # fmt: skip
+
+
+def crosses(n: int) -> list[Cross]:
+    """One cross per orbit, with the orbit's size."""
+    if n % 2 == 0:
+        return [Cross(1, (), True)]
+    h = n // 2
+    found = [Cross(1, ((h, h),), True)]  # the centre: the board's symmetries remain
+    for a in range(n):  # the middle row's queen at (h, a)
+        for b in range(n):  # the middle column's at (b, h)
+            if a == h or b == h or abs(a - h) == abs(b - h):
+                continue
+            images = set()
+            for (r1, c1), (r2, c2) in zip(_images(n, h, a), _images(n, b, h)):
+                # one image lies on the middle row, the other on the middle column
+                images.add((c1, r2) if r1 == h else (c2, r1))
+            if (a, b) == min(images):
+                found.append(Cross(len(images), ((h, a), (b, h)), False))
+    return found
+
+
+def job(n: int, cross: Cross) -> Job:
+    h = n // 2
+    off = n - h
+    rows = (1 << n) - 1
+    west = east = (1 << h) - 1
+    holes1 = holes2 = 0
+    for r, c in cross.queens:
+        rows &= ~(1 << r)
+        if c < h:
+            west &= ~(1 << c)
+        elif c >= off:
+            east &= ~(1 << (c - off))
+        holes1 |= 1 << (r + c)
+        holes2 |= 1 << (r - c + n - 1)
+    if n % 2:
+        rows &= ~(1 << h)  # the middle row's queen is placed
+    return Job(cross.weight, rows, west, east, holes1, holes2, cross.symmetric)
+
+
+def jobs(n: int) -> list[Job]:
+    return [job(n, cross) for cross in crosses(n)]
+
+
+def row_sets(j: Job) -> int:
+    """How many row sets the job has."""
+    return int(_select.quadrants.row_sets(j.rows, bin(j.east).count("1")))
+
+
+def tasks(n: int, pieces: int) -> list[Task]:
+    """The jobs' row sets cut into about `pieces` tasks of similar size."""
+    found = []
+    all_jobs = jobs(n)
+    sizes = [row_sets(j) for j in all_jobs]
+    step = max(1, sum(sizes) // max(1, pieces))
+    for index, size in enumerate(sizes):
+        for first in range(0, size, step):
+            found.append(Task(index, first, min(size, first + step)))
+    return found
+
+
+def count_tasks(
+    quarter: object, all_jobs: Sequence[Job], run: Sequence[Task], stop: bytearray
+) -> list[int]:
+    """The weighted counts of some tasks, in the calling thread (the core drops the GIL)."""
+    core = _select.quadrants
+    found = []
+    for t in run:
+        j = all_jobs[t.job]
+        value = core.count_rows(
+            quarter, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, t.first, t.end, stop
+        )
+        found.append(j.weight * int(value))
+    return found
