@@ -106,12 +106,13 @@ def test_sliced_pair_counting_matches_the_pairs_one_by_one(stored, items, sparse
 
 
 @pytest.mark.native
-def test_sliced_pair_counting_on_full_groups_with_many_items():
+def test_pair_counting_by_slices_and_buckets_with_many_items():
+    # past 1,024 stored masks the core sorts both sides into buckets by cut bits
     rng = random.Random(5)
     mask = lambda: rng.getrandbits(30) & rng.getrandbits(30) & rng.getrandbits(30)  # noqa: E731
-    for size in (127, 128, 511, 512, 513, 575, 576, 1100):
+    for size in (127, 128, 511, 512, 513, 575, 576, 1100, 2047, 2048, 5000, 17000):
         stored = [mask() for _ in range(size)]
-        items = [mask() for _ in range(120)]
+        items = [mask() for _ in range(150)] + [0]
         expected = sum(1 for s in stored for i in items if not s & i)
         assert _quadrants.count_pairs(stored, items, 30) == expected
 

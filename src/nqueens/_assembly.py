@@ -16,10 +16,13 @@ True
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import _select
+from ._validate import as_int, check_n
 
 
 class Cross(NamedTuple):
@@ -48,6 +51,56 @@ class Task(NamedTuple):
     job: int
     first: int
     end: int
+
+
+class _QuadrantFields(NamedTuple):
+    n: int
+    cross: int
+    first: int
+    end: int
+
+
+class QuadrantTask(_QuadrantFields):
+    """The row sets ranked first..end-1 of cross `cross` of an n board, for the
+    quadrant method; counts `weight` times (the cross's orbit).
+
+    Picklable and checked whenever made, unpickled included; count it with
+    count_subproblem().
+
+    >>> QuadrantTask(8, 0, 0, 70).weight
+    1
+    >>> QuadrantTask(8, 1, 0, 70)
+    Traceback (most recent call last):
+    ...
+    ValueError: cross must be 0 to 0 for n = 8, got 1
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, n: Any, cross: Any, first: Any, end: Any) -> QuadrantTask:
+        return super().__new__(cls, *_checked(n, cross, first, end))
+
+    @property
+    def weight(self) -> int:
+        """How many times its count counts: the cross's orbit under the symmetries."""
+        return _crosses(self.n)[self.cross].weight
+
+
+def _checked(n: Any, cross: Any, first: Any, end: Any) -> tuple[int, int, int, int]:
+    n = check_n(n)
+    quadrants = _select.quadrants
+    if not quadrants.MIN_N <= n <= quadrants.MAX_N:
+        raise ValueError(
+            f"the quadrant method takes n from {quadrants.MIN_N} to {quadrants.MAX_N}, got {n}"
+        )
+    cross, first, end = as_int(cross, "cross"), as_int(first, "first"), as_int(end, "end")
+    found = _crosses(n)
+    if not 0 <= cross < len(found):
+        raise ValueError(f"cross must be 0 to {len(found) - 1} for n = {n}, got {cross}")
+    size = row_sets(_jobs(n)[cross])
+    if not 0 <= first <= end <= size:
+        raise ValueError(f"first and end must be 0 <= first <= end <= {size}, got {first}, {end}")
+    return n, cross, first, end
 
 
 def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:
@@ -98,6 +151,17 @@ def jobs(n: int) -> list[Job]:
     return [job(n, cross) for cross in crosses(n)]
 
 
+@functools.lru_cache(maxsize=8)
+def _crosses(n: int) -> tuple[Cross, ...]:
+    # the crosses of n, made once: every task of a split asks for them
+    return tuple(crosses(n))
+
+
+@functools.lru_cache(maxsize=8)
+def _jobs(n: int) -> tuple[Job, ...]:
+    return tuple(jobs(n))
+
+
 def row_sets(j: Job) -> int:
     """How many row sets the job has."""
     return int(_select.quadrants.row_sets(j.rows, bin(j.east).count("1")))
@@ -112,6 +176,33 @@ def tasks(n: int, pieces: int) -> list[Task]:
     for index, size in enumerate(sizes):
         for first in range(0, size, step):
             found.append(Task(index, first, min(size, first + step)))
+    return found
+
+
+def split(n: int, pieces: int) -> list[QuadrantTask]:
+    """count(n) as about `pieces` QuadrantTasks (never fewer than the crosses)."""
+    return [QuadrantTask(n, t.job, t.first, t.end) for t in tasks(n, pieces)]
+
+
+_kept = threading.local()
+
+
+def count_run(run: Sequence[QuadrantTask], stop: bytearray) -> list[int]:
+    """The weighted counts of some quadrant tasks.  Each thread keeps the table
+    of the last n it counted, for the next tasks (an executor's worker counts
+    many): a table of placements, never a count."""
+    if not run:
+        return []
+    n = run[0].n
+    kept = getattr(_kept, "quarter", None)
+    if kept is None or kept[0] is not _select.quadrants or kept[1].n != n:
+        kept = _kept.quarter = (_select.quadrants, _select.quadrants.Quarter(n))
+    all_jobs = _jobs(n)
+    found: list[int] = []
+    for task in run:
+        if task.n != n:
+            return found + count_run(run[len(found) :], stop)
+        found.extend(count_tasks(kept[1], all_jobs, [Task(task.cross, task.first, task.end)], stop))
     return found
 
 

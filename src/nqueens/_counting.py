@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Union
 
 from . import _assembly, _select
+from ._assembly import QuadrantTask
 from ._completion import check_placed
 from ._journal import Journal, JournalError
 from ._parallel import run_tasks
@@ -43,6 +44,8 @@ _INLINE_MAX_N = 14
 # faster method there: at n = 14 10 ms against 20 ms, n = 16 0.18 s against
 # 0.55 s; below, the row-by-row core (at n = 13 4.7 ms against 6.9 ms)
 QUADRANTS_MIN_N = 14
+# A journal records a split by quadrant assembly as this depth
+_QUADRANT_DEPTH = -1
 # Results handed to a map-like executor per call: each call's results are
 # journalled before the next starts, and the progress bar moves per call.
 _BATCHES = 64
@@ -50,6 +53,7 @@ MAX_TASKS = 10**6
 """The most subproblems a split may make: about 300 bytes each in memory."""
 
 Placed = Union[Mapping[int, int], Iterable[tuple[int, int]]]
+AnyTask = Union["Subproblem", QuadrantTask]
 MapLike = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 Workers = Union[int, MapLike]
 
@@ -189,10 +193,12 @@ def _split(
     return depth, tasks
 
 
-def _runs(tasks: Sequence[Subproblem]) -> list[int]:
+def _runs(tasks: Sequence[AnyTask]) -> list[int]:
     # where each run of tasks that can share the core's table begins: a
-    # thread takes a run at a time
-    keys = [_sharing_order(task)[0] for task in tasks]
+    # thread takes a run at a time (a quadrant task is a run of row sets)
+    if tasks and isinstance(tasks[0], QuadrantTask):
+        return list(range(len(tasks)))
+    keys = [_sharing_order(task)[0] for task in tasks if isinstance(task, Subproblem)]
     return [i for i in range(len(tasks)) if i == 0 or keys[i] != keys[i - 1]]
 
 
@@ -262,10 +268,13 @@ def _count_tasks(n: int, depth: int, cap: int, root: Subproblem | None = None) -
     return total
 
 
-def subproblems(n: int, *, depth: int | None = None) -> list[Subproblem]:
+def subproblems(n: int, *, depth: int | None = None) -> list[AnyTask]:
     """Cut count(n) into independent tasks: their weighted counts add up to count(n).
 
-    Each task places the border queens (those of the top and bottom rows and
+    Where count(n) goes by quadrant assembly (the compiled core, n from 14 to
+    23) and depth is None, the tasks are QuadrantTasks: ranges of the row sets
+    of one cross, about 4,096 of them up to n = 18, 10**4 at 19 and 10**5
+    from 20 on.  Otherwise each task places the border queens (those of the top and bottom rows and
     of the left and right columns) in one of their canonical forms under
     the 8 symmetries, weighted by how many forms it stands for, and then
     the queens of ``depth`` more rows below the top, for finer tasks.  With
@@ -278,21 +287,37 @@ def subproblems(n: int, *, depth: int | None = None) -> list[Subproblem]:
     (78, 92)
     """
     n = check_n(n)
-    return _split(n, check_depth(n, depth), 1)[1]
+    depth = check_depth(n, depth)
+    if depth is None and _quadrants_apply(n):
+        return list(_assembly.split(n, _quadrant_pieces(n)))
+    return list(_split(n, depth, 1)[1])
 
 
-def count_subproblem(task: Subproblem) -> int:
+def _quadrant_pieces(n: int) -> int:
+    # how many tasks a split by quadrants makes: a function of n alone, so that a
+    # journal resumes it with any workers
+    return int(max(4096, 10 ** min(5, n - 15)))
+
+
+def count_subproblem(task: AnyTask) -> int:
     """The weighted number of solutions that complete one subproblem.
 
     ``task`` is a Subproblem, or a plain tuple (n, weight, rows, cols), checked
-    like one.  Placed queens that attack each other have no completion: 0.
+    like one, or a QuadrantTask.  Placed queens that attack each other have no
+    completion: 0.
 
     >>> count_subproblem(Subproblem(6, 1, rows=(0,), cols=(1,)))  # row 0's queen in column 1
     1
     >>> count_subproblem((8, 2, (0,), (0,)))  # twice the 4 solutions with a queen at (0, 0)
     8
     """
-    return _count_run([_as_subproblem(task)], bytearray(1))[0]
+    return _count_run([_as_task(task)], bytearray(1))[0]
+
+
+def _as_task(task: Any) -> AnyTask:
+    if isinstance(task, QuadrantTask):
+        return QuadrantTask(*task)  # checked again, as a Subproblem is
+    return _as_subproblem(task)
 
 
 def _as_subproblem(task: Any) -> Subproblem:
@@ -306,8 +331,10 @@ def _as_subproblem(task: Any) -> Subproblem:
     return Subproblem(*task)
 
 
-def _count_run(tasks: Sequence[Subproblem], stop: bytearray) -> list[int]:
+def _count_run(tasks: Sequence[AnyTask], stop: bytearray) -> list[int]:
     """The weighted counts of neighbouring tasks, in one call to the core."""
+    if tasks and isinstance(tasks[0], QuadrantTask):
+        return _assembly.count_run(tasks, stop)  # type: ignore[arg-type]
     core = _select.core
     # each thread keeps the core's last table for its next tasks
     kept = getattr(_kept, "tables", None)
@@ -442,6 +469,7 @@ def _total(
             results = run_tasks(lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1)
             return sum(value for _, value in results)
     min_tasks = pool * _TASKS_PER_WORKER if isinstance(pool, int) else 1
+    by_quadrants = root is None and depth is None and _quadrants_apply(n)
     if book is not None and book.depth is not None:
         # a resumed count keeps the split it started with, whatever its workers
         if depth is not None and depth != book.depth:
@@ -450,11 +478,18 @@ def _total(
                 "use another file, or the same n and depth"
             )
         depth = book.depth
-    depth, tasks = _split(n, depth, min_tasks, root)
+        by_quadrants = depth == _QUADRANT_DEPTH
+    tasks: Sequence[AnyTask]
+    if by_quadrants:
+        depth, tasks = _QUADRANT_DEPTH, _assembly.split(n, _quadrant_pieces(n))
+    else:
+        depth, tasks = _split(n, depth, min_tasks, root)
     if isinstance(pool, int) and book is None and not progress:
         # nothing to record per task: each thread sums its own
         starts = _runs(tasks)
-        return sum(value for _, value in run_tasks(_count_run, tasks, pool, False, starts))
+        count_run: Callable[[Sequence[Any], bytearray], list[int]] = _count_run
+        results = run_tasks(count_run, tasks, pool, False, starts)
+        return sum(value for _, value in results)
     if book is not None:
         book.bind(depth, tasks, unique)
     bar = None
@@ -498,7 +533,7 @@ def _by_quadrants(n: int, pool: Workers) -> int:
 
 
 def _results(
-    pool: Workers, tasks: Sequence[Subproblem], pending: list[int]
+    pool: Workers, tasks: Sequence[AnyTask], pending: list[int]
 ) -> Iterator[tuple[int, int]]:
     """(task index, weighted count) for each pending task, as they finish."""
     if isinstance(pool, int):
@@ -507,7 +542,7 @@ def _results(
             yield pending[k], value
         return
 
-    def send(call: list[tuple[int, ...]]) -> tuple[dict[int, Subproblem], Any]:
+    def send(call: list[tuple[int, ...]]) -> tuple[dict[int, AnyTask], Any]:
         units = [_Unit(indices, tuple(tasks[i] for i in indices)) for indices in call]
         return {i: tasks[i] for indices in call for i in indices}, pool(_count_unit, units)
 
@@ -530,17 +565,17 @@ class _Unit(NamedTuple):
     comes back with the identity of its task."""
 
     indices: tuple[int, ...]
-    tasks: tuple[Subproblem, ...]
+    tasks: tuple[AnyTask, ...]
 
 
 def _count_unit(unit: _Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(indices, weighted counts) of a unit: the function that map-like workers run."""
     indices, tasks = unit
-    checked = [_as_subproblem(task) for task in tasks]
+    checked = [_as_task(task) for task in tasks]
     return tuple(indices), tuple(_count_run(checked, bytearray(1)))
 
 
-def _calls(tasks: Sequence[Subproblem], pending: list[int]) -> Iterator[list[tuple[int, ...]]]:
+def _calls(tasks: Sequence[AnyTask], pending: list[int]) -> Iterator[list[tuple[int, ...]]]:
     """The pending tasks in _BATCHES calls of units: runs of tasks that share a table
     (many small units, so that a call keeps a large cluster busy)."""
     todo = [tasks[i] for i in pending]
@@ -559,7 +594,7 @@ def _calls(tasks: Sequence[Subproblem], pending: list[int]) -> Iterator[list[tup
         yield call
 
 
-def _verified(pool: Any, sent: dict[int, Subproblem], results: Any) -> Iterator[tuple[int, int]]:
+def _verified(pool: Any, sent: dict[int, AnyTask], results: Any) -> Iterator[tuple[int, int]]:
     """(index, count) of each result of one call of a map-like, refusing any
     result that is not one of the tasks sent, a second one for the same task,
     a count that cannot be right, and any task left without a result.  Order

@@ -50,6 +50,9 @@ cdef enum:
     _FEW = 64  # fewer stored masks than this left over are matched one by one
     _DIRECT = 128  # fewer stored masks than this are all matched one by one,
     _SLICE_ITEMS = 96  # and all of them for fewer items than this
+    _MOST_CUTS = 5  # bit positions that sort the masks into buckets (below)
+    _BUCKET = 512  # stored masks per bucket, at least, where there are cuts
+    _CUT_FROM = 4096  # stored masks from which they are cut into buckets
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
 
 
@@ -215,6 +218,8 @@ cdef struct _Work:
     _Buf stored
     _Buf items[3]  # _CLASSES
     _Buf tables
+    _Buf sorted_stored  # stored and items in buckets by their cut bits
+    _Buf sorted_items[3]
 
 
 cdef void _release_work(_Work *w) noexcept nogil:
@@ -231,8 +236,10 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.south[i].plain)
     release(w.stored.data)
     release(w.tables.data)
+    release(w.sorted_stored.data)
     for i in range(_CLASSES):
         release(w.items[i].data)
+        release(w.sorted_items[i].data)
     memset(w, 0, sizeof(_Work))
 
 
@@ -483,7 +490,6 @@ cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t e
     # the weighted count of one row set into out; -1 when out of memory
     cdef uint32_t flipped, other
     cdef int prime = 1, q = 1, cls
-    cdef size_t groups
     cdef int bits = 2 * g.width
     cdef uint64_t total = 0
     cdef _Buf spare
@@ -513,17 +519,138 @@ cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t e
     if not _halves(t, g, w, False, job.rows ^ east_rows, job.west, job.holes1,
                    job.holes2, 2 if job.symmetric else 0, q):
         return -1
+    if not _weighted_pairs(w, bits, &total):
+        return -1
+    out[0] = prime * total
+    return 0
+
+
+cdef bint _weighted_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
+    # the disjoint pairs of stored and items, weighted 1, 2, 4 by the items' class
+    cdef size_t groups
+    cdef int cls
+    cdef uint64_t total = 0
+    if w.stored.size >= _CUT_FROM:
+        return _cut_pairs(w, bits, out)
     if (w.stored.size < _DIRECT
             or w.items[0].size + w.items[1].size + w.items[2].size < _SLICE_ITEMS):
         groups = 0  # slicing would cost more than it saves
     elif not _slice(&w.stored, bits, &w.tables, &groups):
-        return -1
+        return False
     for cls in range(_CLASSES):
         if w.items[cls].size:
             total += (<uint64_t>1 << cls) * _pairs(&w.stored, &w.tables, groups, bits,
                                                    &w.items[cls])
-    out[0] = prime * total
-    return 0
+    out[0] = total
+    return True
+
+
+cdef inline uint32_t _bucket(uint64_t x, const int *cut, int k) noexcept nogil:
+    cdef uint32_t key = 0
+    cdef int i
+    for i in range(k):
+        key |= <uint32_t>((x >> cut[i]) & 1) << i
+    return key
+
+
+cdef bint _sort_buckets(const _Buf *src, _Buf *dest, const int *cut, int k,
+                        size_t *start) noexcept nogil:
+    # src's masks into dest by bucket (counting sort); bucket b is start[b]..start[b + 1]
+    cdef size_t i, buckets = (<size_t>1) << k, b
+    cdef uint32_t key
+    if not _reserve(dest, src.size + 1):
+        return False
+    for b in range(buckets + 1):
+        start[b] = 0
+    for i in range(src.size):
+        start[_bucket(src.data[i], cut, k) + 1] += 1
+    for b in range(buckets):
+        start[b + 1] += start[b]
+    for i in range(src.size):
+        key = _bucket(src.data[i], cut, k)
+        dest.data[start[key]] = src.data[i]
+        start[key] += 1
+    for b in range(buckets, 0, -1):  # each start moved to its bucket's end
+        start[b] = start[b - 1]
+    start[0] = 0
+    dest.size = src.size
+    return True
+
+
+cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
+    # The weighted disjoint pairs, with the masks sorted into buckets by k bit
+    # positions: a stored bucket meets only the item buckets that share none of
+    # its cut bits.  The positions cut are those most often held on both sides
+    # (each prunes about the product of its shares of the pairs).
+    cdef uint64_t held_stored[64]
+    cdef uint64_t held_items[64]
+    cdef uint64_t score, best
+    cdef int cut[_MOST_CUTS]
+    cdef size_t starts[_CLASSES + 1][(1 << _MOST_CUTS) + 1]
+    cdef int k = 0, b, i, cls, pick
+    cdef size_t j, groups, reach
+    cdef size_t most = w.stored.size // _BUCKET
+    cdef uint32_t bs, bi, buckets
+    cdef uint64_t x, total = 0, chosen = 0
+    cdef _Buf view, items_view
+    while most > 1 and k < _MOST_CUTS:
+        most >>= 1
+        k += 1
+    for b in range(64):
+        held_stored[b] = 0
+        held_items[b] = 0
+    for j in range(w.stored.size):
+        x = w.stored.data[j]
+        while x:
+            held_stored[nq_ctz64(x)] += 1
+            x &= x - 1
+    for cls in range(_CLASSES):
+        for j in range(w.items[cls].size):
+            x = w.items[cls].data[j]
+            while x:
+                held_items[nq_ctz64(x)] += 1
+                x &= x - 1
+    for i in range(k):
+        best = 0
+        pick = -1
+        for b in range(bits):
+            score = held_stored[b] * held_items[b]
+            if not (chosen >> b) & 1 and score >= best:
+                best = score
+                pick = b
+        cut[i] = pick
+        chosen |= (<uint64_t>1) << pick
+    buckets = (<uint32_t>1) << k
+    if not _sort_buckets(&w.stored, &w.sorted_stored, cut, k, starts[_CLASSES]):
+        return False
+    for cls in range(_CLASSES):
+        if not _sort_buckets(&w.items[cls], &w.sorted_items[cls], cut, k, starts[cls]):
+            return False
+    for bs in range(buckets):
+        view.data = w.sorted_stored.data + starts[_CLASSES][bs]
+        view.size = starts[_CLASSES][bs + 1] - starts[_CLASSES][bs]
+        if view.size == 0:
+            continue
+        reach = 0
+        for bi in range(buckets):
+            if not bs & bi:
+                for cls in range(_CLASSES):
+                    reach += starts[cls][bi + 1] - starts[cls][bi]
+        if view.size < _DIRECT or reach < _SLICE_ITEMS:
+            groups = 0
+        elif not _slice(&view, bits, &w.tables, &groups):
+            return False
+        for bi in range(buckets):
+            if bs & bi:
+                continue
+            for cls in range(_CLASSES):
+                items_view.data = w.sorted_items[cls].data + starts[cls][bi]
+                items_view.size = starts[cls][bi + 1] - starts[cls][bi]
+                if items_view.size:
+                    total += (<uint64_t>1 << cls) * _pairs(&view, &w.tables, groups, bits,
+                                                           &items_view)
+    out[0] = total
+    return True
 
 
 cdef void _spread_columns(_Work *w, int side, uint32_t cols) noexcept nogil:
@@ -692,25 +819,22 @@ def packed_halves(Quarter quarter, bint east, rows, cols, holes1, holes2, int mo
 
 
 def count_pairs(stored, items, int bits):
-    """How many (stored, item) pairs share no bit, by the bit-sliced tables."""
-    cdef _Buf s, it, tables
-    cdef size_t groups
+    """How many (stored, item) pairs share no bit, as count_rows finds them
+    (one by one, bit-sliced, or in buckets by cut bits, by their numbers)."""
+    cdef _Work w
+    cdef uint64_t total = 0
     if not 1 <= bits <= 60:
         raise ValueError("bits must be between 1 and 60")
-    memset(&s, 0, sizeof(_Buf))
-    memset(&it, 0, sizeof(_Buf))
-    memset(&tables, 0, sizeof(_Buf))
+    memset(&w, 0, sizeof(_Work))
     try:
         for value in stored:
-            if not _push(&s, PyNumber_Index(value)):
+            if not _push(&w.stored, PyNumber_Index(value)):
                 raise MemoryError
         for value in items:
-            if not _push(&it, PyNumber_Index(value)):
+            if not _push(&w.items[0], PyNumber_Index(value)):
                 raise MemoryError
-        if not _slice(&s, bits, &tables, &groups):
+        if not _weighted_pairs(&w, bits, &total):
             raise MemoryError
-        return _pairs(&s, &tables, groups, bits, &it)
+        return total
     finally:
-        release(s.data)
-        release(it.data)
-        release(tables.data)
+        _release_work(&w)
