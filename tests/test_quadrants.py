@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
+import pickle
 import random
+import sqlite3
 
 import pytest
 from hypothesis import given
@@ -212,3 +215,112 @@ def test_a_raised_stop_flag_ends_the_count_at_once(quadrants):
     stopped = bytearray(b"\x01")
     args = (j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, 0, size)
     assert quadrants.count_rows(quarter, *args, stopped) == 0
+
+
+# quadrant tasks: the split, executors and the journal
+
+
+@pytest.mark.native
+def test_subproblems_are_quadrant_tasks_where_count_goes_by_quadrants():
+    for n in (12, 14, 15):
+        tasks = nqueens.subproblems(n)
+        assert all(isinstance(t, nqueens.QuadrantTask) for t in tasks)
+        assert sum(map(nqueens.count_subproblem, tasks)) == A000170[n]
+        row_sets = sum(_assembly.row_sets(j) for j in _assembly.jobs(n))
+        assert len(set(tasks)) == len(tasks) >= min(4000, row_sets)
+    assert all(isinstance(t, nqueens.Subproblem) for t in nqueens.subproblems(13))
+    assert all(isinstance(t, nqueens.Subproblem) for t in nqueens.subproblems(14, depth=1))
+
+
+def test_quadrant_tasks_are_checked_and_pickle(quadrants):
+    task = nqueens.QuadrantTask(9, 3, 5, 20)
+    assert pickle.loads(pickle.dumps(task)) == task and task.weight == 8
+    assert nqueens.QuadrantTask(9, 3, 0, 0).weight == 8
+    for bad, error in (
+        ((9, 7, 0, 1), ValueError),  # n = 9 has 7 crosses
+        ((9, -1, 0, 1), ValueError),
+        ((9, 3, 5, 4), ValueError),
+        ((9, 3, 0, 10**6), ValueError),
+        ((3, 0, 0, 1), ValueError),
+        ((9, 3.0, 0, 1), TypeError),
+        ((True, 0, 0, 1), TypeError),
+    ):
+        with pytest.raises(error):
+            nqueens.QuadrantTask(*bad)
+    # made without the checks (as _replace or tuple.__new__ would): checked when counted
+    forged = tuple.__new__(nqueens.QuadrantTask, (9, 99, 0, 1))
+    with pytest.raises(ValueError):
+        nqueens.count_subproblem(forged)
+
+
+@pytest.mark.parametrize("n", [8, 9, 10, 11])
+def test_quadrant_tasks_add_up_on_both_cores(quadrants, n):
+    tasks = _assembly.split(n, 50)
+    assert sum(map(nqueens.count_subproblem, tasks)) == A000170[n]
+
+
+class _StopAfter:
+    """A map-like that runs its first `calls` calls and then raises KeyboardInterrupt."""
+
+    def __init__(self, calls):
+        self.calls = calls
+        self.sent = 0
+
+    def __call__(self, func, units):
+        if self.calls == 0:
+            raise KeyboardInterrupt
+        self.calls -= 1
+        self.sent += sum(len(unit.tasks) for unit in units)
+        return map(func, units)
+
+
+@pytest.mark.native
+def test_a_quadrant_split_journal_resumes_exactly(tmp_path):
+    path = tmp_path / "count.sqlite"
+    first = _StopAfter(3)
+    with pytest.raises(KeyboardInterrupt):
+        nqueens.count(15, workers=first, journal=path)
+    with sqlite3.connect(path) as db:
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        done = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
+    db.close()
+    # one call ahead: the third call's units went out, its results were never read
+    assert meta["depth"] == "-1" and 0 < done < first.sent < int(meta["tasks"])
+    again = _StopAfter(10**6)
+    assert nqueens.count(15, workers=again, journal=path) == A000170[15]
+    assert again.sent == int(meta["tasks"]) - done  # only what was left
+    # threads resume the same split; a complete journal answers the unique count at once
+    assert nqueens.count(15, workers=2, journal=path, unique=True) == A002562[15]
+    with pytest.raises(nqueens.JournalError):
+        nqueens.count(15, workers=2, journal=path, depth=1)
+
+
+@pytest.mark.native
+def test_quadrant_tasks_on_an_executor(tmp_path):
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        assert nqueens.count(14, workers=pool.map) == A000170[14]
+        assert nqueens.count(14, workers=pool.map, unique=True) == A002562[14]
+    with concurrent.futures.ProcessPoolExecutor(2) as pool:
+        assert nqueens.count(12, workers=pool.map, progress=False) == A000170[12]
+
+
+def test_a_scratch_serves_one_quarter(quadrants):
+    first, other = quadrants.Quarter(8), quadrants.Quarter(8)
+    j = _assembly.jobs(8)[0]
+    args = (j.rows, j.west, j.east, 0, 0, True, 0, 70, bytearray(1))
+    scratch = quadrants.Scratch(first)
+    assert quadrants.count_rows(first, *args, scratch) == 92
+    assert quadrants.count_rows(first, *args, scratch) == 92  # kept work, same answer
+    with pytest.raises(ValueError):
+        quadrants.count_rows(other, *args, scratch)
+
+
+@pytest.mark.native
+def test_without_memory_for_the_table_count_goes_row_by_row(monkeypatch):
+    def no_memory(n):
+        raise MemoryError("no memory for the quadrant table")
+
+    monkeypatch.setattr(_quadrants, "Quarter", no_memory)
+    monkeypatch.setattr("nqueens._select.quadrants", _quadrants)
+    with pytest.warns(RuntimeWarning, match="counting row by row"):
+        assert nqueens.count(14) == A000170[14]

@@ -1,10 +1,12 @@
 """Count, list, construct and check solutions of the n-queens problem, fast.
 
-The search runs in a compiled bitmask core (``IMPLEMENTATION == "cython"``)
-or, where that is missing or ``NQUEENS_PUREPYTHON=1`` is set, in its
-pure-Python twin (``"python"``).
+The search runs in two compiled cores, quadrant assembly for counts from
+n = 12 on and the row-by-row bitmask search for the rest
+(``IMPLEMENTATION == "cython"``), or, where they are missing or
+``NQUEENS_PUREPYTHON=1`` is set, in their pure-Python twins (``"python"``).
 """
 
+from ._assembly import QuadrantTask
 from ._checking import Conflict, attacking_pairs, conflicts, is_solution
 from ._construct import PLACEMENT_MAX_N, construct
 from ._counting import ExecutorError, Subproblem, count, count_subproblem, subproblems
@@ -27,6 +29,7 @@ __all__ = [
     "Estimate",
     "ExecutorError",
     "JournalError",
+    "QuadrantTask",
     "Subproblem",
     "__version__",
     "attacking_pairs",

@@ -202,20 +202,39 @@ def count_run(run: Sequence[QuadrantTask], stop: bytearray) -> list[int]:
     for task in run:
         if task.n != n:
             return found + count_run(run[len(found) :], stop)
-        found.extend(count_tasks(kept[1], all_jobs, [Task(task.cross, task.first, task.end)], stop))
+        task_range = [Task(task.cross, task.first, task.end)]
+        found.extend(count_tasks(kept[1], all_jobs, task_range, stop, _kept))
     return found
 
 
 def count_tasks(
-    quarter: object, all_jobs: Sequence[Job], run: Sequence[Task], stop: bytearray
+    quarter: Any,
+    all_jobs: Sequence[Job],
+    run: Sequence[Task],
+    stop: bytearray,
+    kept: threading.local,
 ) -> list[int]:
-    """The weighted counts of some tasks, in the calling thread (the core drops the GIL)."""
+    """The weighted counts of some tasks, in the calling thread (the core drops the
+    GIL), with this thread's working memory for this quarter, kept in `kept`."""
     core = _select.quadrants
+    scratch = getattr(kept, "scratch", None)
+    if scratch is None or scratch.quarter is not quarter:
+        scratch = kept.scratch = core.Scratch(quarter)
     found = []
     for t in run:
         j = all_jobs[t.job]
         value = core.count_rows(
-            quarter, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, t.first, t.end, stop
+            quarter,
+            j.rows,
+            j.west,
+            j.east,
+            j.holes1,
+            j.holes2,
+            j.symmetric,
+            t.first,
+            t.end,
+            stop,
+            scratch,
         )
         found.append(j.weight * int(value))
     return found

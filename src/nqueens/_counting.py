@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Union
 
@@ -40,10 +41,12 @@ _TASKS_PER_WORKER = 64
 # says: they take milliseconds, less than starting a thread costs (n = 14 took
 # 40 ms on two threads against 22 ms on one, measured paired by nqueens bench)
 _INLINE_MAX_N = 14
-# From this side on a plain count goes by quadrant assembly (_assembly.py), the
-# faster method there: at n = 14 10 ms against 20 ms, n = 16 0.18 s against
-# 0.55 s; below, the row-by-row core (at n = 13 4.7 ms against 6.9 ms)
-QUADRANTS_MIN_N = 14
+# From this side on a plain count goes by quadrant assembly (_assembly.py),
+# the faster method there, but for the sides in _ROWS_FASTER (measured in one
+# run, best of 50: n = 12 0.81 ms against 1.05 ms row by row, n = 13 5.8 ms
+# against 4.7 ms, n = 14 9.6 ms against 20 ms, n = 16 0.18 s against 0.55 s)
+QUADRANTS_MIN_N = 12
+_ROWS_FASTER = frozenset({13})
 # A journal records a split by quadrant assembly as this depth
 _QUADRANT_DEPTH = -1
 # Results handed to a map-like executor per call: each call's results are
@@ -271,16 +274,15 @@ def _count_tasks(n: int, depth: int, cap: int, root: Subproblem | None = None) -
 def subproblems(n: int, *, depth: int | None = None) -> list[AnyTask]:
     """Cut count(n) into independent tasks: their weighted counts add up to count(n).
 
-    Where count(n) goes by quadrant assembly (the compiled core, n from 14 to
-    23) and depth is None, the tasks are QuadrantTasks: ranges of the row sets
-    of one cross, about 4,096 of them up to n = 18, 10**4 at 19 and 10**5
-    from 20 on.  Otherwise each task places the border queens (those of the top and bottom rows and
-    of the left and right columns) in one of their canonical forms under
-    the 8 symmetries, weighted by how many forms it stands for, and then
-    the queens of ``depth`` more rows below the top, for finer tasks.  With
-    depth None, the depth is chosen from n: about 10**5 tasks for n >= 20,
-    enough for a thousand workers.  Count one with count_subproblem(),
-    anywhere: both are picklable.
+    Where count(n) goes by quadrant assembly (the compiled core, n = 12 and
+    14 to 23) and depth is None, the tasks are QuadrantTasks: ranges of the
+    row sets of one cross, about 4,096 of them up to n = 18, 10**4 at 19 and
+    10**5 from 20 on.  Otherwise each task places the border queens (those of
+    the top and bottom rows and of the left and right columns) in one of
+    their canonical forms under the 8 symmetries, weighted by how many forms
+    it stands for, and then the queens of ``depth`` more rows below the top,
+    for finer tasks; with depth None, the depth is chosen from n.  Count one
+    with count_subproblem(), anywhere: both kinds are picklable.
 
     >>> tasks = subproblems(8, depth=0)
     >>> len(tasks), sum(count_subproblem(t) for t in tasks)
@@ -461,7 +463,15 @@ def _total(
     # {0: 3} on n = 16, 0.46 s whole, 0.38 s in about 64 tasks)
     if not split_wanted and root is None:
         if _quadrants_apply(n):
-            return _by_quadrants(n, pool)
+            try:
+                return _by_quadrants(n, pool)
+            except MemoryError:  # the table, or a row set's lists: go row by row
+                warnings.warn(
+                    f"nqueens: not enough memory for the quadrant method at n = {n}; "
+                    "counting row by row instead (slower)",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
         if n <= _INLINE_MAX_N:
             # over in milliseconds: threads would cost more than they save
             return int(core.count_solutions(n, bytearray(1)))
@@ -513,7 +523,9 @@ def _quadrants_apply(n: int) -> bool:
     """Whether count(n) goes by quadrant assembly: the compiled core only (its
     twin is slower than the row-by-row twin), for the sides it is faster on."""
     quadrants = _select.quadrants
-    return bool(quadrants.FAST) and QUADRANTS_MIN_N <= n <= quadrants.MAX_N
+    return (
+        bool(quadrants.FAST) and QUADRANTS_MIN_N <= n <= quadrants.MAX_N and n not in _ROWS_FASTER
+    )
 
 
 def _by_quadrants(n: int, pool: Workers) -> int:
@@ -521,13 +533,14 @@ def _by_quadrants(n: int, pool: Workers) -> int:
     assert isinstance(pool, int)
     quarter = _select.quadrants.Quarter(n)  # every call builds its own table
     jobs = _assembly.jobs(n)
+    kept = threading.local()  # each thread's working memory, for this call only
     if n <= _INLINE_MAX_N:
-        return sum(_assembly.count_tasks(quarter, jobs, _assembly.tasks(n, 1), bytearray(1)))
+        return sum(_assembly.count_tasks(quarter, jobs, _assembly.tasks(n, 1), bytearray(1), kept))
     # one thread takes each job whole (its tables carry over from row set to row set)
     tasks = _assembly.tasks(n, 1 if pool == 1 else pool * _TASKS_PER_WORKER)
 
     def run(chunk: Sequence[_assembly.Task], stop: bytearray) -> list[int]:
-        return _assembly.count_tasks(quarter, jobs, chunk, stop)
+        return _assembly.count_tasks(quarter, jobs, chunk, stop, kept)
 
     return sum(value for _, value in run_tasks(run, tasks, pool, False))
 

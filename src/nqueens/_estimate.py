@@ -39,7 +39,7 @@ from ._validate import as_int, check_bool, check_n, check_workers
 # a probe stops placing queens when this many rows are left for the core
 _LEAF_ROWS = 11
 # row sets per timed run of the quadrant core
-_QUADRANT_RUN = 64
+_QUADRANT_RUN = 16
 # the symmetries of the square: a class of solutions has 8 members but for the
 # very few a turn or a reflection keeps
 _SYMMETRIES = 8
@@ -87,11 +87,15 @@ def estimate(
     count(n, unique=unique, workers=workers) will take on this machine, found by
     random probes of the search for about `budget` seconds (see the module's text).
 
-    Half the budget goes to the probes, half to the core's pace: whole runs of
-    count()'s own subproblems, taken at random, give solutions a second, and the
-    time is the estimated solutions at that pace, over the threads (where no run
-    finishes in time, as for n >= 23 or so, it is the probes' own time, which
-    overstates: each probe's rows build the core's table alone). The errors are
+    Half the budget goes to the probes, half to the core's pace.  Where count()
+    goes by quadrant assembly (n = 12 and 14 to 23, compiled core), the time is
+    the quadrant core's own on runs of 16 consecutive row sets from random
+    places, scaled to all of them (plus the table it builds).  Elsewhere whole
+    runs of count()'s own subproblems, taken at random, give solutions a
+    second, and the time is the estimated solutions at that pace; where no run
+    finishes in time, as for n >= 24 or so, it is the probes' own time, which
+    overstates: each probe's rows build the core's table alone.  Either is
+    divided over the threads. The errors are
     one standard error; the true value lies within two of them in about 95 of
     100 estimates. Nothing is cached: each call probes anew. With unique=True the
     solutions are divided by 8 (a class has 8 members but for the very few that
@@ -209,6 +213,7 @@ def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float,
     sizes = [_assembly.row_sets(j) for j in jobs]
     population = sum(sizes)
     stop = bytearray(1)
+    kept = threading.local()
     timer = threading.Timer(budget, stop.__setitem__, (0, 1))
     timer.start()
     per_set: list[float] = []
@@ -219,7 +224,7 @@ def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float,
             end = min(sizes[index], first + _QUADRANT_RUN)
             task = _assembly.Task(index, first, end)
             began = time.perf_counter()
-            _assembly.count_tasks(quarter, jobs, [task], stop)
+            _assembly.count_tasks(quarter, jobs, [task], stop, kept)
             if stop[0]:  # cut short
                 break
             per_set.append((time.perf_counter() - began) / (end - first))

@@ -11,6 +11,10 @@ class Quarter:
     def size(self) -> int: ...
     def placements(self, rows: int, cols: int) -> list[tuple[int, int]]: ...
 
+class Scratch:
+    quarter: Quarter
+    def __init__(self, quarter: Quarter) -> None: ...
+
 def row_sets(rows: int, k: int) -> int: ...
 def count_rows(
     quarter: Quarter,
@@ -23,6 +27,7 @@ def count_rows(
     first: int,
     end: int,
     stop: bytearray,
+    scratch: Scratch | None = None,
 ) -> int: ...
 def packed_halves(
     quarter: Quarter, east: bool, rows: int, cols: int, holes1: int, holes2: int, mode: int, q: int

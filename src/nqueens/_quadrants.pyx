@@ -263,6 +263,20 @@ cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t co
     cdef size_t k = at
     cdef uint64_t e, d1, d2
     cdef int on_long
+    cdef uint64_t *o1 = d1s.data
+    cdef uint64_t *o2 = d2s.data
+    cdef uint64_t *op = packed.data
+    if mode == 0:  # no branch: write each, keep it or not
+        for i in range(t.start[key], t.start[key + 1]):
+            e = t.entry[i]
+            d1 = (e & _LOW32) << s1
+            d2 = (e >> 32) << s2
+            o1[k] = d1
+            o2[k] = d2
+            op[k] = _pack(g, d1, d2)
+            k += ((d1 & holes1) | (d2 & holes2)) == 0
+        plain[0] = k
+        return k - at
     for on_long in range(2 if mode == 2 else 1):
         for i in range(t.start[key], t.start[key + 1]):
             e = t.entry[i]
@@ -292,6 +306,7 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint
     cdef uint32_t subsets = (<uint32_t>1) << t.h
     if c.valid and c.rows == rows and c.mode == mode:
         return True
+    c.valid = False  # until it is whole again
     for sub in range(subsets):
         if (sub & cols) == sub and _popcount32(sub) == k:
             key = (rows << t.h) | sub
@@ -729,13 +744,40 @@ def row_sets(rows, k):
     return _choose(_popcount32(<uint32_t>r), kk) if r >> 32 == 0 else 0
 
 
+cdef class Scratch:
+    """One thread's working memory for count_rows on one Quarter, kept from
+    call to call (its lists grow to what the largest row set needs)."""
+
+    cdef _Work w
+    cdef readonly Quarter quarter
+    cdef _Job last  # the job whose south quadrants the work holds
+    cdef bint has_last
+
+    def __cinit__(self, Quarter quarter):
+        self.quarter = quarter
+        self.has_last = False
+        if not _prepare_work(&quarter.t, &self.w):
+            _release_work(&self.w)
+            raise MemoryError("no memory for the half-boards")
+
+    def __dealloc__(self):
+        _release_work(&self.w)
+
+
+cdef bint _same_job(const _Job *a, const _Job *b) noexcept nogil:
+    return (a.rows == b.rows and a.west == b.west and a.east == b.east
+            and a.holes1 == b.holes1 and a.holes2 == b.holes2
+            and a.symmetric == b.symmetric)
+
+
 def count_rows(Quarter quarter, rows, west, east, holes1, holes2, symmetric, first,
-               end, unsigned char[::1] stop):
+               end, unsigned char[::1] stop, Scratch scratch=None):
     """The weighted count of the row sets ranked first..end-1 (colex order) of
-    the k-subsets of `rows`, k the number of free east columns."""
+    the k-subsets of `rows`, k the number of free east columns; `scratch`, this
+    thread's Scratch of this quarter, or None for a new one."""
     cdef _Geo g
     cdef _Job job
-    cdef _Work w
+    cdef _Work *w
     cdef int n = quarter.n
     cdef int h = n // 2
     cdef uint64_t r = PyNumber_Index(rows), cw = PyNumber_Index(west)
@@ -765,17 +807,25 @@ def count_rows(Quarter quarter, rows, west, east, holes1, holes2, symmetric, fir
         raise ValueError("the free rows must be as many as the free columns")
     if hi > _choose(m, k) or lo > hi:
         raise ValueError(f"the row sets run from 0 to {_choose(m, k)}, not {lo}..{hi}")
+    if scratch is None:
+        scratch = Scratch(quarter)
+    elif scratch.quarter is not quarter:
+        raise ValueError("scratch belongs to another Quarter")
     _geometry(&g, n)
+    w = &scratch.w
     with nogil:
-        if not _prepare_work(&quarter.t, &w):
-            failed = 1
-        elif lo < hi:
-            _spread_columns(&w, 0, job.west)
-            _spread_columns(&w, 1, job.east)
+        if not (scratch.has_last and _same_job(&scratch.last, &job)):
+            w.south[0].valid = False  # another job's south quadrants
+            w.south[1].valid = False
+            _spread_columns(w, 0, job.west)
+            _spread_columns(w, 1, job.east)
+            scratch.last = job
+            scratch.has_last = True
+        if lo < hi:
             chosen = _unrank(lo, m, k)
             rank = lo
             while rank < hi and not stop[0]:
-                if _count_rows(&quarter.t, &g, &job, _spread(chosen, positions), &w, &one):
+                if _count_rows(&quarter.t, &g, &job, _spread(chosen, positions), w, &one):
                     failed = 1
                     break
                 total += one
@@ -784,8 +834,8 @@ def count_rows(Quarter quarter, rows, west, east, holes1, holes2, symmetric, fir
                     low = chosen & (~chosen + 1)
                     ripple = chosen + low
                     chosen = (((ripple ^ chosen) >> 2) // low) | ripple
-        _release_work(&w)
     if failed:
+        scratch.has_last = False
         raise MemoryError("no memory for the half-boards")
     return total
 

@@ -18,20 +18,25 @@ Symmetry.  For odd n, the crosses are taken one per orbit under the 8
 symmetries of the square, each counted as many times as its orbit is long.
 For even n, and the cross with one queen in the centre, the flip top to
 bottom turns E into its reverse: only E <= reverse(E) is counted, twice when
-they differ.  Reflecting in a diagonal moves a queen on the other long
-diagonal from one half to the other and keeps the rest, so the solutions
-with queens on the long diagonals are counted as those with all such queens
-west, 2 for each (east half-boards with a queen on a long diagonal are never
-stored).  Those with none: the half turn maps E to reverse(complement(E)),
-so of each such pair of row sets one counts them twice and the other not at
-all.
+they differ.  Reflecting the board in one long diagonal keeps a queen on it
+in place and moves the queen on the other long diagonal, if any, from the
+east half to the west or back.  Over all solutions (so over every E, which
+the reflections change), the solutions with k queens on the long diagonals,
+all of them west, stand for 2 ** k solutions each; east half-boards with a
+queen on a long diagonal are never stored.  (The flip keeps such queens in
+their half, so the two reductions agree.)  Solutions with no such queen:
+the half turn maps E to reverse(complement(E)), so of each such pair of row
+sets one counts them twice and the other not at all.
 
-Counting the disjoint pairs: the stored (east) masks are cut in blocks of
-64; per block and per bit position, a word of the block's masks that do not
-hold that bit.  A west mask is disjoint from every stored mask whose word
-bit survives the AND of its set bits' words: one AND per set bit and a
-popcount count 64 pairs.  The core ANDs precomputed combinations of 5 bit
-positions at once, in groups of 8 blocks.
+Counting the disjoint pairs (count_pairs, here one pair at a time: the
+spec).  The core cuts the stored (east) masks in blocks of 64; per block and
+per bit position, a word of the block's masks that do not hold that bit.  A
+west mask is disjoint from every stored mask whose word bit survives the AND
+of its set bits' words: one AND per set bit and a popcount count 64 pairs.
+The core ANDs precomputed combinations of 5 bit positions at once, in groups
+of 8 blocks; with many stored masks it first sorts both sides into buckets
+by the few bit positions that both hold most often, and matches only the
+buckets that share none of them.  Few masks are matched one pair at a time.
 
 The crosses and jobs are made in ``_assembly.py``, for both cores.
 """
@@ -197,7 +202,7 @@ def packed_halves(
 
 
 def count_pairs(stored: Sequence[int], items: Sequence[int], bits: Any) -> int:
-    """How many (stored, item) pairs share no bit (the core slices the stored masks)."""
+    """How many (stored, item) pairs share no bit."""
     if not 1 <= operator.index(bits) <= 60:
         raise ValueError("bits must be between 1 and 60")
     stored = [operator.index(s) for s in stored]
@@ -261,12 +266,23 @@ def row_sets(rows: Any, k: Any) -> int:
     return _choose(_popcount(rows), k) if 0 <= rows < 1 << 32 else 0
 
 
+class Scratch:
+    """One thread's working memory for count_rows on one Quarter (the core
+    keeps its lists and its south quadrants in it; here, nothing)."""
+
+    def __init__(self, quarter: Quarter) -> None:
+        if not isinstance(quarter, Quarter):
+            raise TypeError(f"quarter must be a Quarter, not {type(quarter).__name__}")
+        self.quarter = quarter
+
+
 def count_rows(
     quarter: Quarter, rows: Any, west: Any, east: Any, holes1: Any, holes2: Any,
-    symmetric: Any, first: Any, end: Any, stop: Any,
+    symmetric: Any, first: Any, end: Any, stop: Any, scratch: Scratch | None = None,
 ) -> int:  # fmt: skip
     """The weighted count of the row sets ranked first..end-1 (colex order) of
-    the k-subsets of `rows`, k the number of free east columns."""
+    the k-subsets of `rows`, k the number of free east columns; `scratch`, this
+    thread's Scratch of this quarter, or None for a new one."""
     n, h = quarter.n, quarter.h
     rows, west, east = operator.index(rows), operator.index(west), operator.index(east)
     lo, hi = operator.index(first), operator.index(end)
@@ -280,6 +296,8 @@ def count_rows(
         raise ValueError("the free rows must be as many as the free columns")
     if hi > _choose(m, k) or lo > hi or lo < 0:
         raise ValueError(f"the row sets run from 0 to {_choose(m, k)}, not {lo}..{hi}")
+    if scratch is not None and scratch.quarter is not quarter:
+        raise ValueError("scratch belongs to another Quarter")
     g = _Geo(n)
     job = (rows, west, east, operator.index(holes1), operator.index(holes2), bool(symmetric))
     total = 0
