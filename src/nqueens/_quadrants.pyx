@@ -350,6 +350,35 @@ cdef bint _join(_Buf *out, uint64_t a1, uint64_t a2, uint64_t pa, const _South *
     return True
 
 
+cdef bint _join_all(_Buf *out, const _Buf *a1s, const _Buf *a2s, const _Buf *aps, size_t na,
+                    const _South *c, size_t first, size_t end) noexcept nogil:
+    # _join for each of the na north placements, in one loop
+    cdef size_t i, j, size, width = end - first
+    cdef const uint64_t *b1 = c.d1.data
+    cdef const uint64_t *b2 = c.d2.data
+    cdef const uint64_t *bp = c.packed.data
+    cdef uint64_t a1, a2, pa
+    cdef uint64_t *dest
+    if first >= end:
+        return True
+    size = out.size
+    dest = out.data
+    for i in range(na):
+        if out.room - size < width:
+            out.size = size
+            if not _reserve(out, 2 * (size + width)):
+                return False
+            dest = out.data
+        a1 = a1s.data[i]
+        a2 = a2s.data[i]
+        pa = aps.data[i]
+        for j in range(first, end):  # no branch: write, and keep it or not
+            dest[size] = pa | bp[j]
+            size += ((a1 & b1[j]) | (a2 & b2[j])) == 0
+    out.size = size
+    return True
+
+
 cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t rows,
                   uint32_t cols, uint64_t holes1, uint64_t holes2, int mode,
                   int q) noexcept nogil:
@@ -382,13 +411,12 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         if nb > first:
             na = _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
                            &w.north1, &w.north2, &w.north_packed, 0, &plain_a)
+        if mode != 2 and na:
+            out = &w.items[0] if mode == 0 else &w.stored
+            if not _join_all(out, &w.north1, &w.north2, &w.north_packed, na, c, first, nb):
+                return False
+            na = 0
         for i in range(na):
-            if mode != 2:
-                out = &w.items[0] if mode == 0 else &w.stored
-                if not _join(out, w.north1.data[i], w.north2.data[i],
-                             w.north_packed.data[i], c, first, nb):
-                    return False
-                continue
             la = i >= plain_a
             plain_out = &w.items[la] if la else (&w.items[q - 1] if q else NULL)
             if plain_out != NULL and not _join(plain_out, w.north1.data[i],
