@@ -324,3 +324,25 @@ def test_without_memory_for_the_table_count_goes_row_by_row(monkeypatch):
     monkeypatch.setattr("nqueens._select.quadrants", _quadrants)
     with pytest.warns(RuntimeWarning, match="counting row by row"):
         assert nqueens.count(14) == A000170[14]
+
+
+def test_entry_points_refuse_what_lies_off_their_arrays_alike(quadrants):
+    quarter = quadrants.Quarter(8)
+    j = _assembly.jobs(8)[0]
+    args = (j.rows, j.west, j.east, 0, 0, True, 0, 70, bytearray(1))
+    for call in (
+        lambda: quadrants.count_rows(None, *args),
+        lambda: quadrants.Scratch(None),
+        lambda: quadrants.packed_halves(None, True, 0, 0, 0, 0, 0, 1),
+        lambda: quadrants.count_rows(quarter, *args, "scratch"),
+    ):
+        with pytest.raises(TypeError):
+            call()
+    with pytest.raises(ValueError):
+        quadrants.count_pairs([1 << 12], [1], 12)
+    with pytest.raises(ValueError):
+        quadrants.count_pairs([1], [1 << 12], 12)
+    with pytest.raises(OverflowError):
+        quadrants.count_pairs([-1], [1], 12)
+    # many stored masks of few bits: no more cut positions than bits
+    assert quadrants.count_pairs([0, 1] * 2500, [1, 0], 1) == 2500 + 5000

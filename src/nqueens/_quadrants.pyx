@@ -636,7 +636,7 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     cdef uint32_t bs, bi, buckets
     cdef uint64_t x, total = 0, chosen = 0
     cdef _Buf view, items_view
-    while most > 1 and k < _MOST_CUTS:
+    while most > 1 and k < _MOST_CUTS and k < bits:
         most >>= 1
         k += 1
     for b in range(64):
@@ -781,7 +781,7 @@ cdef class Scratch:
     cdef _Job last  # the job whose south quadrants the work holds
     cdef bint has_last
 
-    def __cinit__(self, Quarter quarter):
+    def __cinit__(self, Quarter quarter not None):
         self.quarter = quarter
         self.has_last = False
         if not _prepare_work(&quarter.t, &self.w):
@@ -798,7 +798,7 @@ cdef bint _same_job(const _Job *a, const _Job *b) noexcept nogil:
             and a.symmetric == b.symmetric)
 
 
-def count_rows(Quarter quarter, rows, west, east, holes1, holes2, symmetric, first,
+def count_rows(Quarter quarter not None, rows, west, east, holes1, holes2, symmetric, first,
                end, unsigned char[::1] stop, Scratch scratch=None):
     """The weighted count of the row sets ranked first..end-1 (colex order) of
     the k-subsets of `rows`, k the number of free east columns; `scratch`, this
@@ -868,7 +868,7 @@ def count_rows(Quarter quarter, rows, west, east, holes1, holes2, symmetric, fir
     return total
 
 
-def packed_halves(Quarter quarter, bint east, rows, cols, holes1, holes2, int mode, int q):
+def packed_halves(Quarter quarter not None, bint east, rows, cols, holes1, holes2, int mode, int q):
     """The packed half-boards as _halves lists them: (stored, [items by class])."""
     cdef _Geo g
     cdef _Work w
@@ -901,15 +901,22 @@ def count_pairs(stored, items, int bits):
     (one by one, bit-sliced, or in buckets by cut bits, by their numbers)."""
     cdef _Work w
     cdef uint64_t total = 0
+    cdef uint64_t mask
     if not 1 <= bits <= 60:
         raise ValueError("bits must be between 1 and 60")
     memset(&w, 0, sizeof(_Work))
     try:
         for value in stored:
-            if not _push(&w.stored, PyNumber_Index(value)):
+            mask = PyNumber_Index(value)
+            if mask >> bits:
+                raise ValueError(f"the masks must hold {bits} bits, got {value}")
+            if not _push(&w.stored, mask):
                 raise MemoryError
         for value in items:
-            if not _push(&w.items[0], PyNumber_Index(value)):
+            mask = PyNumber_Index(value)
+            if mask >> bits:
+                raise ValueError(f"the masks must hold {bits} bits, got {value}")
+            if not _push(&w.items[0], mask):
                 raise MemoryError
         if not _weighted_pairs(&w, bits, &total):
             raise MemoryError

@@ -189,6 +189,7 @@ def packed_halves(
     q: Any,
 ) -> tuple[list[int], list[list[int]]]:  # fmt: skip
     """The packed half-boards as _halves lists them: (stored, [items by class])."""
+    _check_quarter(quarter)
     n, h = quarter.n, quarter.h
     rows, cols = operator.index(rows), operator.index(cols)
     mode, q = operator.index(mode), operator.index(q)
@@ -203,10 +204,21 @@ def packed_halves(
 
 def count_pairs(stored: Sequence[int], items: Sequence[int], bits: Any) -> int:
     """How many (stored, item) pairs share no bit."""
-    if not 1 <= operator.index(bits) <= 60:
+    bits = operator.index(bits)
+    if not 1 <= bits <= 60:
         raise ValueError("bits must be between 1 and 60")
-    stored = [operator.index(s) for s in stored]
-    return sum(1 for i in items for s in stored if not s & operator.index(i))
+    stored, items = [_mask(s, bits) for s in stored], [_mask(i, bits) for i in items]
+    return sum(1 for i in items for s in stored if not s & i)
+
+
+def _mask(value: Any, bits: int) -> int:
+    # what the core's conversion to a 64-bit unsigned int, then its check, accept
+    mask = operator.index(value)
+    if mask < 0 or mask >> 64:
+        raise OverflowError("value out of range for a 64-bit unsigned int")
+    if mask >> bits:
+        raise ValueError(f"the masks must hold {bits} bits, got {value}")
+    return mask
 
 
 def _reverse(n: int, rows: int) -> int:
@@ -266,13 +278,18 @@ def row_sets(rows: Any, k: Any) -> int:
     return _choose(_popcount(rows), k) if 0 <= rows < 1 << 32 else 0
 
 
+def _check_quarter(quarter: Any) -> None:
+    # what the core's typed argument refuses
+    if not isinstance(quarter, Quarter):
+        raise TypeError(f"quarter must be a Quarter, not {type(quarter).__name__}")
+
+
 class Scratch:
     """One thread's working memory for count_rows on one Quarter (the core
     keeps its lists and its south quadrants in it; here, nothing)."""
 
     def __init__(self, quarter: Quarter) -> None:
-        if not isinstance(quarter, Quarter):
-            raise TypeError(f"quarter must be a Quarter, not {type(quarter).__name__}")
+        _check_quarter(quarter)
         self.quarter = quarter
 
 
@@ -283,6 +300,7 @@ def count_rows(
     """The weighted count of the row sets ranked first..end-1 (colex order) of
     the k-subsets of `rows`, k the number of free east columns; `scratch`, this
     thread's Scratch of this quarter, or None for a new one."""
+    _check_quarter(quarter)
     n, h = quarter.n, quarter.h
     rows, west, east = operator.index(rows), operator.index(west), operator.index(east)
     lo, hi = operator.index(first), operator.index(end)
@@ -296,6 +314,8 @@ def count_rows(
         raise ValueError("the free rows must be as many as the free columns")
     if hi > _choose(m, k) or lo > hi or lo < 0:
         raise ValueError(f"the row sets run from 0 to {_choose(m, k)}, not {lo}..{hi}")
+    if scratch is not None and not isinstance(scratch, Scratch):
+        raise TypeError(f"scratch must be a Scratch, not {type(scratch).__name__}")
     if scratch is not None and scratch.quarter is not quarter:
         raise ValueError("scratch belongs to another Quarter")
     g = _Geo(n)
