@@ -17,7 +17,10 @@
 # Disjoint pairs are counted bit-sliced: the stored masks in groups of 512,
 # and per group, for every 5 bit positions and each of their 32 subsets,
 # the 512 bits of "holds none of these" (_match.h).  An item ANDs one entry
-# per 5 of its bits and counts what is left.
+# per 5 of its bits and counts what is left.  Many stored masks are first
+# sorted, with the items, into buckets by the few bit positions both sides
+# hold most often; only buckets that share none of them are matched.  Each
+# thread keeps its lists in a Scratch from call to call.
 #
 # As in _bitsolver.pyx, each entry point refuses what would index outside
 # its arrays before any loop; the loops check nothing.
