@@ -249,7 +249,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
     width = max(map(len, SOLVERS))
-    lines = [f"{'core':<{width}}  the compiled bitmask core, the default ({IMPLEMENTATION})\n"]
+    lines = [
+        f"{'core':<{width}}  the compiled cores, the default ({IMPLEMENTATION}): quadrant "
+        "assembly for counts from n = 12, the bitmask search otherwise\n"
+    ]
     for name, info in INFO.items():
         lines.append(f"{name:<{width}}  {info.speed}; quick up to n = {info.quick_n}\n")
     _write(lines)
@@ -535,7 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--depth",
         type=int,
         metavar="D",
-        help="rows each part places below the border queens (default: from N)",
+        help="split by the border queens, each part placing D more rows below them "
+        "(default: ranges of quadrant row sets where the quadrant core counts, else D from N)",
     )
     sub.add_argument(
         "--one-based", action="store_true", help="rows and columns of --place count from 1"
