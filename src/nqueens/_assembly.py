@@ -170,8 +170,7 @@ def row_sets(j: Job) -> int:
 def tasks(n: int, pieces: int) -> list[Task]:
     """The jobs' row sets cut into about `pieces` tasks of similar size."""
     found = []
-    all_jobs = jobs(n)
-    sizes = [row_sets(j) for j in all_jobs]
+    sizes = [row_sets(j) for j in _jobs(n)]
     step = max(1, sum(sizes) // max(1, pieces))
     for index, size in enumerate(sizes):
         for first in range(0, size, step):

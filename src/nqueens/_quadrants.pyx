@@ -332,30 +332,10 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint
     return True
 
 
-cdef bint _join(_Buf *out, uint64_t a1, uint64_t a2, uint64_t pa, const _South *c,
-                size_t first, size_t end) noexcept nogil:
-    # append a + b for each south placement b in first..end that a does not attack
-    cdef size_t j, size
-    cdef const uint64_t *b1 = c.d1.data
-    cdef const uint64_t *b2 = c.d2.data
-    cdef const uint64_t *bp = c.packed.data
-    cdef uint64_t *dest
-    if first >= end:
-        return True
-    if not _reserve(out, out.size + (end - first)):
-        return False
-    dest = out.data
-    size = out.size
-    for j in range(first, end):  # no branch: write, and keep it or not
-        dest[size] = pa | bp[j]
-        size += ((a1 & b1[j]) | (a2 & b2[j])) == 0
-    out.size = size
-    return True
-
-
-cdef bint _join_all(_Buf *out, const _Buf *a1s, const _Buf *a2s, const _Buf *aps, size_t na,
+cdef bint _join_all(_Buf *out, const _Work *w, size_t a_first, size_t a_end,
                     const _South *c, size_t first, size_t end) noexcept nogil:
-    # _join for each of the na north placements, in one loop
+    # append a + b for each north placement a in a_first..a_end and south
+    # placement b in first..end that a does not attack
     cdef size_t i, j, size, width = end - first
     cdef const uint64_t *b1 = c.d1.data
     cdef const uint64_t *b2 = c.d2.data
@@ -366,15 +346,15 @@ cdef bint _join_all(_Buf *out, const _Buf *a1s, const _Buf *a2s, const _Buf *aps
         return True
     size = out.size
     dest = out.data
-    for i in range(na):
+    for i in range(a_first, a_end):
         if out.room - size < width:
             out.size = size
             if not _reserve(out, 2 * (size + width)):
                 return False
             dest = out.data
-        a1 = a1s.data[i]
-        a2 = a2s.data[i]
-        pa = aps.data[i]
+        a1 = w.north1.data[i]
+        a2 = w.north2.data[i]
+        pa = w.north_packed.data[i]
         for j in range(first, end):  # no branch: write, and keep it or not
             dest[size] = pa | bp[j]
             size += ((a1 & b1[j]) | (a2 & b2[j])) == 0
@@ -398,11 +378,9 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     cdef int side = 1 if east else 0
     cdef int m = w.spread_bits[side]
     cdef uint32_t chosen = ((<uint32_t>1) << k) - 1, low, ripple, sub
-    cdef size_t na, nb, i, plain_a, plain_b, first
+    cdef size_t na, nb, plain_a, plain_b, first
     cdef _Buf *out
-    cdef _Buf *plain_out
     cdef _South *c = &w.south[side]
-    cdef int la
     if not _fill_south(t, g, c, east, south_rows, cols, holes1, holes2, mode):
         return False
     while chosen < ((<uint32_t>1) << m):  # the k-subsets of the columns (Gosper)
@@ -410,25 +388,21 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         first = c.start[cols ^ sub]
         nb = c.start[(cols ^ sub) + 1]
         plain_b = c.plain[cols ^ sub]
-        na = 0
+        na = plain_a = 0
         if nb > first:
             na = _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
                            &w.north1, &w.north2, &w.north_packed, 0, &plain_a)
-        if mode != 2 and na:
+        if mode != 2:
             out = &w.items[0] if mode == 0 else &w.stored
-            if not _join_all(out, &w.north1, &w.north2, &w.north_packed, na, c, first, nb):
+            if not _join_all(out, w, 0, na, c, first, nb):
                 return False
-            na = 0
-        for i in range(na):
-            la = i >= plain_a
-            plain_out = &w.items[la] if la else (&w.items[q - 1] if q else NULL)
-            if plain_out != NULL and not _join(plain_out, w.north1.data[i],
-                                               w.north2.data[i],
-                                               w.north_packed.data[i], c, first, plain_b):
-                return False
-            if not _join(&w.items[la + 1], w.north1.data[i], w.north2.data[i],
-                         w.north_packed.data[i], c, plain_b, nb):
-                return False
+        elif not (  # the class: how many of the two quadrants hold a long diagonal
+            (q == 0 or _join_all(&w.items[q - 1], w, 0, plain_a, c, first, plain_b))
+            and _join_all(&w.items[1], w, 0, plain_a, c, plain_b, nb)
+            and _join_all(&w.items[1], w, plain_a, na, c, first, plain_b)
+            and _join_all(&w.items[2], w, plain_a, na, c, plain_b, nb)
+        ):
+            return False
         if chosen == 0:
             break
         low = chosen & (~chosen + 1)
