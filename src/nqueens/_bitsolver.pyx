@@ -533,14 +533,25 @@ cdef int _popcount(uint64_t x) noexcept nogil:
 
 cdef class Tables:
     """The table of the last rows that count_preset built last, kept for the
-    next call that needs the same one.  One thread's at a time."""
+    next call that needs the same one.  One thread's at a time: a second
+    thread is refused (RuntimeError) while one counts with it."""
     cdef _Upper u
+    cdef bint busy
 
     def __cinit__(self):
         memset(&self.u, 0, sizeof(_Upper))
+        self.busy = False
 
     def __dealloc__(self):
         _release_upper(&self.u)
+
+
+cdef int _take(Tables tables) except -1:
+    # checked and set under the GIL: two threads never share the table
+    if tables.busy:
+        raise RuntimeError("these Tables are in use by another thread")
+    tables.busy = True
+    return 0
 
 
 def count_preset(n, rows, cols, stop, upper=-1, tables=None):
@@ -552,7 +563,7 @@ def count_preset(n, rows, cols, stop, upper=-1, tables=None):
     return _count_preset_entry(_board(n), rows, cols, _buffer(stop), _int(upper), tables)
 
 
-cdef object _count_preset_entry(int n, rows, cols, unsigned char[::1] stop,
+cdef object _count_preset_entry(int n, rows, cols, const unsigned char[::1] stop,
                                 int upper, Tables tables):
     cdef int r[_MAX_N]
     cdef int c[_MAX_N]
@@ -563,21 +574,26 @@ cdef object _count_preset_entry(int n, rows, cols, unsigned char[::1] stop,
     cdef _Upper *u = &own
     k = _load_queens(n, rows, cols, r, c)
     _check_stop(stop)
-    flag = &stop[0]
+    flag = <volatile unsigned char *>&stop[0]
     if tables is None:
         memset(&own, 0, sizeof(_Upper))
     else:
+        _take(tables)
         u = &tables.u
-    with nogil:
-        total = _count_preset(n, r, c, k, upper, u, flag)
-        if tables is None:
-            _release_upper(&own)
+    try:
+        with nogil:
+            total = _count_preset(n, r, c, k, upper, u, flag)
+            if tables is None:
+                _release_upper(&own)
+    finally:
+        if tables is not None:
+            tables.busy = False
     return total
 
 
 @cython.boundscheck(True)
 @cython.wraparound(True)
-def count_each(tasks, unsigned char[::1] stop not None, Tables tables not None):
+def count_each(tasks, const unsigned char[::1] stop not None, Tables tables not None):
     """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
     in tasks], in one call without the GIL."""
     cdef Py_ssize_t count = len(tasks), t, at = 0
@@ -590,7 +606,8 @@ def count_each(tasks, unsigned char[::1] stop not None, Tables tables not None):
     cdef uint64_t *found = NULL
     cdef volatile unsigned char *flag
     _check_stop(stop)
-    flag = &stop[0]
+    flag = <volatile unsigned char *>&stop[0]
+    _take(tables)
     try:
         n = <int *>calloc(count + 1, sizeof(int))
         size = <int *>calloc(count + 1, sizeof(int))
@@ -626,6 +643,7 @@ def count_each(tasks, unsigned char[::1] stop not None, Tables tables not None):
                 at += 2 * k
         return [found[t] for t in range(count)]
     finally:
+        tables.busy = False
         release(n)
         release(size)
         release(queens)
@@ -782,13 +800,13 @@ def count_solutions(n, stop):
     return _count_solutions(_board(n), _buffer(stop))
 
 
-cdef object _count_solutions(int n, unsigned char[::1] stop):
+cdef object _count_solutions(int n, const unsigned char[::1] stop):
     cdef _Borders it
     cdef _Upper u
     cdef uint64_t total = 0
     cdef volatile unsigned char *flag
     _check_stop(stop)
-    flag = &stop[0]
+    flag = <volatile unsigned char *>&stop[0]
     if n <= 1:
         return 1
     memset(&u, 0, sizeof(_Upper))
@@ -1132,7 +1150,7 @@ cdef class Enumerator:
     number of solutions or nodes and carry on later from the same place.
     """
     cdef int n, row, start
-    cdef bint unique, ready
+    cdef bint unique, ready, busy
     cdef readonly bint done
     cdef uint64_t full
     cdef uint64_t cols[_MAX_N + 1]
@@ -1151,6 +1169,8 @@ cdef class Enumerator:
         cdef int qr[_MAX_N]
         cdef int qc[_MAX_N]
         cdef uint64_t bit
+        if self.busy:
+            raise RuntimeError("this Enumerator is in use by another thread")
         self.ready = False
         n = _board(size)
         k = _load_queens(n, rows, cols, qr, qc)
@@ -1299,6 +1319,12 @@ cdef class Enumerator:
             raise ValueError(f"out holds {out.shape[0]} bytes, too few for {max_count} placements")
         if out.shape[0] > 0:
             buf = &out[0]
-        with nogil:
-            found = self._walk(buf, max_count, max_nodes)
+        if self.busy:
+            raise RuntimeError("this Enumerator is in use by another thread")
+        self.busy = True
+        try:
+            with nogil:
+                found = self._walk(buf, max_count, max_nodes)
+        finally:
+            self.busy = False
         return found

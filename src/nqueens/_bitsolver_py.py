@@ -63,9 +63,35 @@ def _buffer(value: Any) -> memoryview:
     return view
 
 
+def _stop_buffer(value: Any) -> memoryview:
+    # what a Cython const unsigned char[::1] argument accepts: read-only too
+    if value is None:
+        raise TypeError("a writable bytes-like object is required, not None")
+    view = memoryview(value)
+    if not view.c_contiguous:
+        raise BufferError("memoryview: underlying buffer is not C-contiguous")
+    return view
+
+
 def _check_stop(stop: Any) -> None:
-    if len(_buffer(stop)) < 1:
+    if len(_stop_buffer(stop)) < 1:
         raise ValueError("stop must hold at least one byte")
+
+
+class _InUse:
+    """Marks a Tables or an Enumerator as in use by a thread: a second is refused,
+    as the .pyx's flag (checked and set under the GIL) refuses it."""
+
+    def __init__(self, owner: Any, what: str) -> None:
+        self.owner, self.what = owner, what
+
+    def __enter__(self) -> None:
+        if getattr(self.owner, "_busy", False):
+            raise RuntimeError(f"{self.what} in use by another thread")
+        self.owner._busy = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.owner._busy = False
 
 
 def _board(value: Any) -> int:
@@ -340,14 +366,16 @@ def count_preset(
     """
     # the checks in the .pyx's order
     n = _board(n)
-    _buffer(stop)
+    _stop_buffer(stop)
     upper = _int(upper)
     if tables is not None and not isinstance(tables, Tables):
         raise TypeError(f"tables must be Tables or None, not {type(tables).__name__}")
     rows, cols = _load_queens(n, rows, cols)
     _check_stop(stop)
-    u = _Upper() if tables is None else tables.upper
-    return _count_preset(n, rows, cols, len(rows), upper, u, stop)
+    if tables is None:
+        return _count_preset(n, rows, cols, len(rows), upper, _Upper(), stop)
+    with _InUse(tables, _TABLES_IN_USE):
+        return _count_preset(n, rows, cols, len(rows), upper, tables.upper, stop)
 
 
 def count_each(
@@ -355,7 +383,7 @@ def count_each(
 ) -> list[int]:
     """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
     in tasks], in one call without the GIL."""
-    _buffer(stop)
+    _stop_buffer(stop)
     if not isinstance(tables, Tables):
         raise TypeError(f"tables must be Tables, not {type(tables).__name__}")
     count = len(tasks)
@@ -368,11 +396,15 @@ def count_each(
         n = _int(task[0])
         checked.append((n, *_load_queens(n, task[2], task[3])))
     found = [0] * len(tasks)
-    for t, (n, rows, cols) in enumerate(checked):
-        if stop[0]:
-            break
-        found[t] = _count_preset(n, rows, cols, len(rows), -1, tables.upper, stop)
+    with _InUse(tables, _TABLES_IN_USE):
+        for t, (n, rows, cols) in enumerate(checked):
+            if stop[0]:
+                break
+            found[t] = _count_preset(n, rows, cols, len(rows), -1, tables.upper, stop)
     return found
+
+
+_TABLES_IN_USE = "these Tables are"
 
 
 def _image_key(n: int, rows: Sequence[int], cols: Sequence[int], k: int, symmetry: int) -> int:
@@ -672,6 +704,8 @@ class Enumerator:
         rows: Sequence[int] = (),
         cols: Sequence[int] = (),
     ) -> None:
+        if getattr(self, "_busy", False):
+            raise RuntimeError("this Enumerator is in use by another thread")
         self.ready = False
         unique = bool(unique)
         n = _board(n)
@@ -802,4 +836,5 @@ class Enumerator:
             raise ValueError("the walk was not set up: call Enumerator(n, prefix, unique)")
         if max_count < 0 or len(view) < max_count * self.n:
             raise ValueError(f"out holds {len(view)} bytes, too few for {max_count} placements")
-        return self._walk(out, max_count, max_nodes)
+        with _InUse(self, "this Enumerator is"):
+            return self._walk(out, max_count, max_nodes)

@@ -6,7 +6,7 @@ FAST: bool
 
 class Quarter:
     n: int
-    def __init__(self, n: int) -> None: ...
+    def __init__(self, n: int, stop: bytes | bytearray | None = None) -> None: ...
     @property
     def size(self) -> int: ...
     def placements(self, rows: int, cols: int) -> list[tuple[int, int]]: ...
@@ -26,7 +26,7 @@ def count_rows(
     symmetric: bool,
     first: int,
     end: int,
-    stop: bytearray,
+    stop: bytes | bytearray,
     scratch: Scratch | None = None,
 ) -> int: ...
 def packed_halves(

@@ -57,6 +57,7 @@ cdef enum:
     _BUCKET = 512  # stored masks per bucket, at least, where there are cuts
     _CUT_FROM = 4096  # stored masks from which they are cut into buckets
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
+    _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows
 
 
 cdef struct _Table:
@@ -64,6 +65,8 @@ cdef struct _Table:
     uint32_t *start  # entries of key (rows << h) | cols: start[key]..start[key + 1]
     uint64_t *entry  # d1 | d2 << 32, the quadrant's own diagonals
     uint32_t most  # the longest list of one key
+    const volatile unsigned char *stop  # polled while the table is built
+    bint stopped
 
 
 cdef void _walk(_Table *t, int row, uint32_t rows, uint32_t cols, uint32_t d1,
@@ -71,6 +74,11 @@ cdef void _walk(_Table *t, int row, uint32_t rows, uint32_t cols, uint32_t d1,
     cdef int h = t.h
     cdef uint32_t key, free, b1, b2
     cdef int c
+    if row < _POLL_ROWS:
+        if t.stop[0]:
+            t.stopped = True
+        if t.stopped:
+            return
     if row == h:
         key = (rows << h) | cols
         if fill:
@@ -99,6 +107,8 @@ cdef bint _build(_Table *t, int h) noexcept nogil:
     if t.start == NULL:
         return False
     _walk(t, 0, 0, 0, 0, 0, False)  # count each key's placements
+    if t.stopped:
+        return False
     for k in range(keys):
         size = t.start[k]
         t.start[k] = total
@@ -110,30 +120,46 @@ cdef bint _build(_Table *t, int h) noexcept nogil:
     if t.entry == NULL:
         return False
     _walk(t, 0, 0, 0, 0, 0, True)  # each start[key] ends at the next key's start
+    if t.stopped:
+        return False
     for k in range(keys, 0, -1):
         t.start[k] = t.start[k - 1]
     t.start[0] = 0
     return True
 
 
+cdef unsigned char _NEVER = 0
+
+
 cdef class Quarter:
-    """The table of every partial placement on an h x h quadrant (h = n // 2)."""
+    """The table of every partial placement on an h x h quadrant (h = n // 2).
+
+    Built without the GIL; a nonzero first byte of `stop` ends the build
+    early with a RuntimeError.  Read-only once built: threads may share it.
+    """
 
     cdef _Table t
     cdef readonly int n
 
-    def __cinit__(self, n):
+    def __cinit__(self, n, const unsigned char[::1] stop=None):
         cdef bint ok
         cdef int h
         n = PyNumber_Index(n)
         if not MIN_N <= n <= MAX_N:
             raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
+        if stop is not None and stop.shape[0] < 1:
+            raise ValueError("stop must hold at least one byte")
         self.n = n
         self.t.start = NULL
         self.t.entry = NULL
+        self.t.stopped = False
+        self.t.stop = &_NEVER if stop is None else <const volatile unsigned char *>&stop[0]
         h = n // 2
         with nogil:
             ok = _build(&self.t, h)
+        self.t.stop = &_NEVER  # the buffer may go away
+        if self.t.stopped:
+            raise RuntimeError("stopped: the quadrant table was not built")
         if not ok:
             raise MemoryError("no memory for the quadrant table")
 
@@ -757,10 +783,12 @@ cdef class Scratch:
     cdef readonly Quarter quarter
     cdef _Job last  # the job whose south quadrants the work holds
     cdef bint has_last
+    cdef bint busy  # a count_rows is using it (set and cleared under the GIL)
 
     def __cinit__(self, Quarter quarter not None):
         self.quarter = quarter
         self.has_last = False
+        self.busy = False
         if not _prepare_work(&quarter.t, &self.w):
             _release_work(&self.w)
             raise MemoryError("no memory for the half-boards")
@@ -776,10 +804,11 @@ cdef bint _same_job(const _Job *a, const _Job *b) noexcept nogil:
 
 
 def count_rows(Quarter quarter not None, rows, west, east, holes1, holes2, symmetric, first,
-               end, unsigned char[::1] stop, Scratch scratch=None):
+               end, const unsigned char[::1] stop, Scratch scratch=None):
     """The weighted count of the row sets ranked first..end-1 (colex order) of
     the k-subsets of `rows`, k the number of free east columns; `scratch`, this
-    thread's Scratch of this quarter, or None for a new one."""
+    thread's Scratch of this quarter, or None for a new one (one in use by
+    another thread is refused with a RuntimeError)."""
     cdef _Geo g
     cdef _Job job
     cdef _Work *w
@@ -816,29 +845,35 @@ def count_rows(Quarter quarter not None, rows, west, east, holes1, holes2, symme
         scratch = Scratch(quarter)
     elif scratch.quarter is not quarter:
         raise ValueError("scratch belongs to another Quarter")
+    if scratch.busy:
+        raise RuntimeError("this Scratch is in use by another thread")
     _geometry(&g, n)
     w = &scratch.w
-    with nogil:
-        if not (scratch.has_last and _same_job(&scratch.last, &job)):
-            w.south[0].valid = False  # another job's south quadrants
-            w.south[1].valid = False
-            _spread_columns(w, 0, job.west)
-            _spread_columns(w, 1, job.east)
-            scratch.last = job
-            scratch.has_last = True
-        if lo < hi:
-            chosen = _unrank(lo, m, k)
-            rank = lo
-            while rank < hi and not stop[0]:
-                if _count_rows(&quarter.t, &g, &job, _spread(chosen, positions), w, &one):
-                    failed = 1
-                    break
-                total += one
-                rank += 1
-                if chosen:  # the next k-subset (Gosper)
-                    low = chosen & (~chosen + 1)
-                    ripple = chosen + low
-                    chosen = (((ripple ^ chosen) >> 2) // low) | ripple
+    scratch.busy = True
+    try:
+        with nogil:
+            if not (scratch.has_last and _same_job(&scratch.last, &job)):
+                w.south[0].valid = False  # another job's south quadrants
+                w.south[1].valid = False
+                _spread_columns(w, 0, job.west)
+                _spread_columns(w, 1, job.east)
+                scratch.last = job
+                scratch.has_last = True
+            if lo < hi:
+                chosen = _unrank(lo, m, k)
+                rank = lo
+                while rank < hi and not stop[0]:
+                    if _count_rows(&quarter.t, &g, &job, _spread(chosen, positions), w, &one):
+                        failed = 1
+                        break
+                    total += one
+                    rank += 1
+                    if chosen:  # the next k-subset (Gosper)
+                        low = chosen & (~chosen + 1)
+                        ripple = chosen + low
+                        chosen = (((ripple ^ chosen) >> 2) // low) | ripple
+    finally:
+        scratch.busy = False
     if failed:
         scratch.has_last = False
         raise MemoryError("no memory for the half-boards")

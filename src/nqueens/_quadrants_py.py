@@ -64,21 +64,39 @@ def _popcount(mask: int) -> int:
     return bin(mask).count("1")
 
 
-class Quarter:
-    """The table of every partial placement on an h x h quadrant (h = n // 2)."""
+_POLL_ROWS = 3  # the table's build polls its stop flag in the first rows
 
-    def __init__(self, n: Any) -> None:
+
+class Quarter:
+    """The table of every partial placement on an h x h quadrant (h = n // 2).
+
+    A nonzero first byte of `stop` ends the build early with a RuntimeError.
+    Read-only once built: threads may share it.
+    """
+
+    def __init__(self, n: Any, stop: Any = None) -> None:
         n = operator.index(n)
         if not MIN_N <= n <= MAX_N:
             raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
+        if stop is not None and len(memoryview(stop)) < 1:
+            raise ValueError("stop must hold at least one byte")
         self.n = n
         self.h = n // 2
         # key (rows << h) | cols -> [(d1, d2)]: d1 bit r + c, d2 bit r - c + h - 1
         self.table: dict[int, list[tuple[int, int]]] = {}
+        self._stop = bytes(1) if stop is None else stop
+        self._stopped = False
         self._walk(0, 0, 0, 0, 0)
+        self._stop = bytes(1)
+        if self._stopped:
+            raise RuntimeError("stopped: the quadrant table was not built")
 
     def _walk(self, row: int, rows: int, cols: int, d1: int, d2: int) -> None:
         h = self.h
+        if row < _POLL_ROWS:
+            self._stopped = self._stopped or bool(self._stop[0])
+            if self._stopped:
+                return
         if row == h:
             self.table.setdefault((rows << h) | cols, []).append((d1, d2))
             return
@@ -291,6 +309,7 @@ class Scratch:
     def __init__(self, quarter: Quarter) -> None:
         _check_quarter(quarter)
         self.quarter = quarter
+        self.busy = False
 
 
 def count_rows(
@@ -318,6 +337,24 @@ def count_rows(
         raise TypeError(f"scratch must be a Scratch, not {type(scratch).__name__}")
     if scratch is not None and scratch.quarter is not quarter:
         raise ValueError("scratch belongs to another Quarter")
+    if scratch is None:
+        scratch = Scratch(quarter)
+    if scratch.busy:
+        raise RuntimeError("this Scratch is in use by another thread")
+    scratch.busy = True
+    try:
+        return _count_range(quarter, rows, west, east, holes1, holes2, symmetric, lo, hi, stop)
+    finally:
+        scratch.busy = False
+
+
+def _count_range(
+    quarter: Quarter, rows: int, west: int, east: int, holes1: Any, holes2: Any,
+    symmetric: Any, lo: int, hi: int, stop: Any,
+) -> int:  # fmt: skip
+    n = quarter.n
+    positions = list(_bits(rows))
+    m, k = len(positions), _popcount(east)
     g = _Geo(n)
     job = (rows, west, east, operator.index(holes1), operator.index(holes2), bool(symmetric))
     total = 0
