@@ -167,11 +167,11 @@ def test_a_split_too_fine_is_refused_before_it_is_built(core):
 
 
 def test_the_task_count_is_exact_where_it_is_allowed():
-    from nqueens._counting import _count_tasks
+    from nqueens._tasks import count_tasks
 
     for n in range(4, 13):
         for depth in range(4):
-            assert _count_tasks(n, depth, 10**9) == len(subproblems(n, depth=depth))
+            assert count_tasks(n, depth, 10**9) == len(subproblems(n, depth=depth))
 
 
 def test_depth_is_refused_with_a_reference_solver_whatever_its_value():

@@ -9,13 +9,15 @@ n = 12 on and the row-by-row bitmask search for the rest
 from ._assembly import QuadrantTask
 from ._checking import Conflict, attacking_pairs, conflicts, is_solution
 from ._construct import PLACEMENT_MAX_N, construct
-from ._counting import ExecutorError, Subproblem, count, count_subproblem, subproblems
+from ._counting import count
 from ._enumerating import solutions
 from ._estimate import Estimate, estimate
+from ._executors import ExecutorError
 from ._journal import JournalError
 from ._random import random_solution
 from ._render import SVG_MAX_N, SVG_MAX_SIZE, render, render_lines, to_svg
 from ._select import IMPLEMENTATION
+from ._tasks import Subproblem, count_subproblem, subproblems
 from ._validate import MAX_N
 from ._version import __version__
 

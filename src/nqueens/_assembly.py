@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -79,6 +80,17 @@ class QuadrantTask(_QuadrantFields):
 
     def __new__(cls, n: Any, cross: Any, first: Any, end: Any) -> QuadrantTask:
         return super().__new__(cls, *_checked(n, cross, first, end))
+
+    @classmethod
+    def _make(cls, iterable: Any) -> QuadrantTask:  # type: ignore[override]
+        return cls(*iterable)
+
+    def _replace(self, **changes: Any) -> QuadrantTask:
+        return type(self)(**{**self._asdict(), **changes})
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # every pickle protocol, 0 and 1 included, makes it through __new__
+        return (type(self), tuple(self))
 
     @property
     def weight(self) -> int:
@@ -183,26 +195,89 @@ def split(n: int, pieces: int) -> list[QuadrantTask]:
     return [QuadrantTask(n, t.job, t.first, t.end) for t in tasks(n, pieces)]
 
 
-_kept = threading.local()
+def build(n: int, seconds: float | None = None) -> Any:
+    """A new quadrant table for n.  From the main thread (or with a time limit) it
+    is built on a helper thread while this one waits in short slices, so that
+    Ctrl-C stops the build at once (the core polls a stop flag); MemoryError
+    where it does not fit, TimeoutError after `seconds` (None: no limit)."""
+    quadrants = _select.quadrants
+    if seconds is None and threading.current_thread() is not threading.main_thread():
+        return quadrants.Quarter(n)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    stop = bytearray(1)
+    built: list[Any] = []
+
+    def work() -> None:
+        try:
+            built.append(quadrants.Quarter(n, stop))
+        except BaseException as exc:  # handed to the caller below
+            built.append(exc)
+
+    helper = threading.Thread(target=work, name="nqueens-table", daemon=True)
+    helper.start()
+    try:
+        while helper.is_alive():
+            helper.join(_WAIT_SLICE)
+            if deadline is not None and time.monotonic() > deadline and helper.is_alive():
+                raise TimeoutError(f"the quadrant table of n = {n} takes over {seconds} s")
+    except BaseException:
+        stop[0] = 1
+        while helper.is_alive():  # it stops within moments; a second Ctrl-C waits too
+            try:
+                helper.join()
+            except KeyboardInterrupt:
+                pass
+        raise
+    if isinstance(built[0], BaseException):
+        raise built[0]
+    return built[0]
 
 
-def count_run(run: Sequence[QuadrantTask], stop: bytearray) -> list[int]:
-    """The weighted counts of some quadrant tasks.  Each thread keeps the table
-    of the last n it counted, for the next tasks (an executor's worker counts
-    many): a table of placements, never a count."""
-    if not run:
-        return []
-    n = run[0].n
-    kept = getattr(_kept, "quarter", None)
-    if kept is None or kept[0] is not _select.quadrants or kept[1].n != n:
-        kept = _kept.quarter = (_select.quadrants, _select.quadrants.Quarter(n))
-    all_jobs = _jobs(n)
+_WAIT_SLICE = 0.05
+# the process's table for the tasks it is handed (an executor's worker counts
+# many): one at a time, the last n asked for, shared read-only by every thread
+_kept_quarter: tuple[Any, Any] | None = None
+_kept_lock = threading.Lock()
+_kept = threading.local()  # each thread's Scratch
+
+
+def kept_quarter(n: int) -> Any:
+    """The process's quadrant table for n, built on first use and kept (one table,
+    the last n asked for) for the next tasks: a table of placements, never a count."""
+    global _kept_quarter
+    with _kept_lock:
+        kept = _kept_quarter
+        if kept is not None and kept[0] is _select.quadrants and kept[1].n == n:
+            return kept[1]
+        _kept_quarter = None  # the old table goes before the new one is built
+        quarter = build(n)
+        _kept_quarter = (_select.quadrants, quarter)
+        return quarter
+
+
+def count_run(
+    run: Sequence[QuadrantTask],
+    stop: bytearray,
+    quarter: Any = None,
+    kept: threading.local | None = None,
+) -> list[int]:
+    """The weighted counts of some quadrant tasks, with `quarter` (of their n) and
+    each thread's working memory in `kept` (count() passes its own, dropped with
+    it), or, for None, the process's kept table of each n in turn."""
+    home = _kept if kept is None else kept
     found: list[int] = []
-    for task in run:
-        if task.n != n:
-            return found + count_run(run[len(found) :], stop)
-        task_range = [Task(task.cross, task.first, task.end)]
-        found.extend(count_tasks(kept[1], all_jobs, task_range, stop, _kept))
+    first = 0
+    while first < len(run):
+        n = run[first].n
+        end = first
+        while end < len(run) and run[end].n == n:
+            end += 1
+        table = quarter if quarter is not None and quarter.n == n else kept_quarter(n)
+        all_jobs = _jobs(n)
+        for task in run[first:end]:
+            task_range = [Task(task.cross, task.first, task.end)]
+            found.extend(count_tasks(table, all_jobs, task_range, stop, home))
+        first = end
     return found
 
 

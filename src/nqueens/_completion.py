@@ -22,6 +22,16 @@ COMPLETION_MAX_N = 1000
 Queens = tuple[tuple[int, ...], tuple[int, ...]]
 
 
+def check_completion_n(n: object) -> int:
+    """n as an int from 0 to COMPLETION_MAX_N, or TypeError / ValueError."""
+    size = as_int(n, "n")
+    if not 0 <= size <= COMPLETION_MAX_N:
+        raise ValueError(
+            f"n must be between 0 and {COMPLETION_MAX_N} with placed queens, got {size}"
+        )
+    return size
+
+
 def check_placed(n: int, placed: Any) -> Queens:
     """(rows, cols) of the placed queens, sorted by row, or TypeError / ValueError
     naming the squares: off the board, two in a row, or attacking each other."""

@@ -1,352 +1,65 @@
 """count(): the number of solutions, on threads or any map-like executor, with a journal.
 
-The search is cut into subproblems by its border: every solution has one
-queen in each of the top and bottom rows and the left and right columns.
-The core lists the borders that are the smallest of their 8 images under
-rotation and reflection (the canonical constellations) with the size of
-their orbit; each stands for that many, so about an eighth of the search
-is done.  A subproblem is a set of placed queens (a border, and for finer
-tasks the next rows below the top) and a weight; its count is a pure
-function of a few ints, so it can go to threads, processes or other
-machines alike.
+The pieces of work are made in ``_tasks.py`` (borders) and ``_assembly.py``
+(quadrants); map-like workers are driven and checked by ``_executors.py``.
 
 The number of symmetry classes (unique=True) follows from the total by
 Burnside's lemma: of the 8 symmetries of the square only the identity, the
 half turn and the two quarter turns can leave a solution of n >= 2 in place,
 so unique = (total + P + 2R) / 8, where P counts the solutions that the half
 turn leaves in place and R those that a quarter turn does.  P and R come
-from a small search over the rows in mirrored pairs.
+from a small search over the rows in mirrored pairs.  The same sum is a
+check of any total that was not counted here alone (by map-like workers, or
+read from a journal): it must be a multiple of 8, and the total even (no
+solution of n >= 2 is its own mirror image).
 """
 
 from __future__ import annotations
 
 import os
+import random
 import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple, Union
+from typing import Any, Union
 
-from . import _assembly, _select
-from ._assembly import QuadrantTask
+from . import _assembly, _executors, _select, _version
 from ._completion import check_placed
-from ._journal import Journal, JournalError
+from ._executors import VERIFY_DEFAULT, ExecutorError, Finished, Unit
+from ._journal import Journal, JournalError, Row
 from ._parallel import run_tasks
-from ._validate import as_int, check_bool, check_n, check_workers
+from ._tasks import (
+    QUADRANT_DEPTH,
+    AnyTask,
+    Subproblem,
+    as_task,
+    check_border_split,
+    check_depth,
+    count_run,
+    quadrant_pieces,
+    quadrants_apply,
+    runs,
+    split,
+    task_bound,
+)
+from ._validate import check_bool, check_n, check_workers
 
 # Cut the search into at least this many tasks per thread, so that the
 # threads finish together however uneven the tasks are.
-_TASKS_PER_WORKER = 64
+TASKS_PER_WORKER = 64
 # Boards up to this side are counted in the calling thread, whatever workers
-# says: they take milliseconds, less than starting a thread costs (n = 14 took
-# 40 ms on two threads against 22 ms on one, measured paired by nqueens bench)
-_INLINE_MAX_N = 14
-# From this side on a plain count goes by quadrant assembly (_assembly.py),
-# the faster method there, but for the sides in _ROWS_FASTER (measured in one
-# run, best of 50, of 5 from n = 13: n = 12 0.81 ms against 1.05 ms row by row, n = 13 5.8 ms
-# against 4.7 ms, n = 14 9.6 ms against 20 ms, n = 16 0.18 s against 0.55 s)
-QUADRANTS_MIN_N = 12
-_ROWS_FASTER = frozenset({13})
-# A journal records a split by quadrant assembly as this depth
-_QUADRANT_DEPTH = -1
-# Results handed to a map-like executor per call: each call's results are
-# journalled before the next starts, and the progress bar moves per call.
-_BATCHES = 64
-MAX_TASKS = 10**6
-"""The most subproblems a split may make: about 300 bytes each in memory."""
+# says: they take milliseconds, less than starting a thread costs (BENCHMARKS.md)
+INLINE_MAX_N = 14
+# rows of a journal counted again, here, before a resume trusts it: those
+# another release or core recorded (at most this many)
+_RESUME_CHECKS = 8
 
 Placed = Union[Mapping[int, int], Iterable[tuple[int, int]]]
-AnyTask = Union["Subproblem", QuadrantTask]
 MapLike = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 Workers = Union[int, MapLike]
 
-
-class ExecutorError(RuntimeError):
-    """A map-like ``workers`` gave back results that do not match the work it was given."""
-
-
-class _Fields(NamedTuple):
-    n: int
-    weight: int
-    rows: tuple[int, ...]
-    cols: tuple[int, ...]
-
-
-class Subproblem(_Fields):
-    """Queens placed at (rows[i], cols[i]) on an n board; the task counts `weight` times.
-
-    Picklable, and small: send it anywhere, count it with count_subproblem().
-    The fields are checked whenever one is made, unpickled included: n an int
-    from 0 to MAX_N, weight a positive int, rows and cols ints on the board,
-    as many of each, and no row twice.
-
-    >>> Subproblem(8, 1, rows=[0, 7], cols=[3, 4])
-    Subproblem(n=8, weight=1, rows=(0, 7), cols=(3, 4))
-    >>> Subproblem(8, 1, rows=(0, 8), cols=(3, 4))
-    Traceback (most recent call last):
-    ...
-    ValueError: rows must lie on the board (0 to 7), got 8
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, n: Any, weight: Any, rows: Any, cols: Any) -> Subproblem:
-        return super().__new__(cls, *_checked_fields(n, weight, rows, cols))
-
-
-def _ints(values: Any, name: str) -> tuple[int, ...]:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise TypeError(f"{name} must be a sequence of ints, not {type(values).__name__}")
-    return tuple(as_int(value, f"{name}[{i}]") for i, value in enumerate(values))
-
-
-def _checked_fields(
-    n: Any, weight: Any, rows: Any, cols: Any
-) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
-    n = check_n(n)
-    weight = as_int(weight, "weight")
-    if weight < 1:
-        raise ValueError(f"weight must be a positive int, got {weight}")
-    rows, cols = _ints(rows, "rows"), _ints(cols, "cols")
-    if len(rows) != len(cols):
-        raise ValueError(f"rows and cols must be as long (one of each per queen): {rows}, {cols}")
-    for name, values in (("rows", rows), ("cols", cols)):
-        for value in values:
-            if not 0 <= value < n:
-                raise ValueError(f"{name} must lie on the board (0 to {n - 1}), got {value}")
-    if len(set(rows)) != len(rows):
-        twice = next(r for r in rows if rows.count(r) > 1)
-        raise ValueError(f"rows must differ: row {twice} holds two queens")
-    return n, weight, rows, cols
-
-
-def _free_columns(task: _Fields, row: int) -> Iterator[int]:
-    # the squares of a row that no placed queen attacks
-    n = task.n
-    free = (1 << n) - 1
-    for r, c in zip(task.rows, task.cols):
-        d = row - r
-        for attacked in (c, c + d, c - d):
-            if 0 <= attacked < n:
-                free &= ~(1 << attacked)
-    while free:
-        bit = free & -free
-        free ^= bit
-        yield bit.bit_length() - 1
-
-
-def _children(task: Subproblem) -> list[Subproblem]:
-    # the task split by the queen of its first empty row
-    row = next(r for r in range(task.n) if r not in task.rows)
-    return [
-        task._replace(rows=(*task.rows, row), cols=(*task.cols, c))
-        for c in _free_columns(task, row)
-    ]
-
-
-def _constellation_tasks(n: int) -> list[Subproblem]:
-    if n <= 1:
-        return [Subproblem(n, 1, (), ())]
-    tasks = []
-    for weight, top, bottom, left, right in _select.core.constellations(n):
-        rows, cols = [0, n - 1], [top, bottom]
-        if 0 < left < n - 1:
-            rows.append(left)
-            cols.append(0)
-        if 0 < right < n - 1:
-            rows.append(right)
-            cols.append(n - 1)
-        tasks.append(Subproblem(n, weight, tuple(rows), tuple(cols)))
-    return tasks
-
-
-def _deepen(tasks: list[Subproblem]) -> list[Subproblem]:
-    deeper = []
-    for task in tasks:
-        if len(task.rows) < task.n:
-            deeper.extend(_children(task))
-        else:  # every row placed already: the task is a whole solution
-            deeper.append(task)
-    return deeper
-
-
-def _roots(n: int, root: Subproblem | None) -> list[Subproblem]:
-    # what a split starts from: the canonical borders, or the placed queens
-    return _constellation_tasks(n) if root is None else [root]
-
-
-def _split(
-    n: int, depth: int | None, min_tasks: int, root: Subproblem | None = None
-) -> tuple[int, list[Subproblem]]:
-    """(depth, tasks): the canonical borders with `depth` more rows placed below the top;
-    when depth is None, the fewest rows that make min_tasks tasks, and about 10**5 for
-    n >= 20 (a hundred each for a thousand workers), never near the leaves.  Tasks
-    that differ only in the queen of the last row come together (see _sharing_order)."""
-    tasks = _roots(n, root)
-    if depth is None:
-        target = max(min_tasks, 10 ** min(5, max(0, n - 15)))
-        depth = 0
-        while len(tasks) < target and len(tasks) > 0 and len(tasks[0].rows) < n - 8:
-            tasks = _deepen(tasks)
-            depth += 1
-    else:
-        for _ in range(depth):
-            tasks = _deepen(tasks)
-    tasks.sort(key=_sharing_order)
-    return depth, tasks
-
-
-def _runs(tasks: Sequence[AnyTask]) -> list[int]:
-    # where each run of tasks that can share the core's table begins: a
-    # thread takes a run at a time (a quadrant task is a run of row sets)
-    if tasks and isinstance(tasks[0], QuadrantTask):
-        return list(range(len(tasks)))
-    keys = [_sharing_order(task)[0] for task in tasks if isinstance(task, Subproblem)]
-    return [i for i in range(len(tasks)) if i == 0 or keys[i] != keys[i - 1]]
-
-
-def _sharing_order(task: Subproblem) -> tuple[list[tuple[int, int]], list[int]]:
-    # The core counts a task's last rows from a table that depends on every
-    # placed queen but the one of the last row, and keeps it for the next
-    # task (per thread): tasks in this order share their tables.
-    last = task.n - 1
-    queens = sorted(zip(task.rows, task.cols))
-    return [q for q in queens if q[0] != last], [c for r, c in queens if r == last]
-
-
-def check_depth(n: int, depth: object, root: Subproblem | None = None) -> int | None:
-    """depth as an int, or None; refused if the split (of the whole board, or of
-    root) would pass MAX_TASKS tasks (counted, not built)."""
-    if depth is None:
-        return None
-    value = as_int(depth, "depth")
-    if not 0 <= value <= n:
-        raise ValueError(f"depth must be between 0 and n ({n}), got {value}")
-    tasks = _count_tasks(n, value, MAX_TASKS, root)
-    if tasks > MAX_TASKS:
-        raise ValueError(
-            f"depth {value} would cut the n = {n} board into more than {MAX_TASKS:,} tasks: "
-            "choose a smaller depth (or leave it to the default)"
-        )
-    return value
-
-
-def _count_tasks(n: int, depth: int, cap: int, root: Subproblem | None = None) -> int:
-    """The number of tasks of the split at depth, or cap + 1 once it passes cap:
-    a walk over the queens of the next rows on bitmasks, building no task."""
-    total = 0
-    full = (1 << n) - 1
-    for task in _roots(n, root):
-        cols = d1 = d2 = placed = 0
-        for r, c in zip(task.rows, task.cols):
-            cols |= 1 << c
-            d1 |= 1 << (c - r + n - 1)  # the columns it attacks in row r' are d1 >> (n-1-r')
-            d2 |= 1 << (r + c)  # and d2 >> r'
-            placed |= 1 << r
-        stack = [(0, depth, cols, d1, d2, placed)]
-        while stack:
-            row, left, cols, d1, d2, placed = stack.pop()
-            while row < n and placed >> row & 1:
-                row += 1
-            if left == 0 or row >= n:
-                total += 1
-                if total > cap:
-                    return total
-                continue
-            free = full & ~(cols | d1 >> (n - 1 - row) | d2 >> row)
-            while free:
-                bit = free & -free
-                free ^= bit
-                c = bit.bit_length() - 1
-                stack.append(
-                    (
-                        row + 1,
-                        left - 1,
-                        cols | bit,
-                        d1 | 1 << (c - row + n - 1),
-                        d2 | 1 << (row + c),
-                        placed | 1 << row,
-                    )
-                )
-    return total
-
-
-def subproblems(n: int, *, depth: int | None = None) -> list[AnyTask]:
-    """Cut count(n) into independent tasks: their weighted counts add up to count(n).
-
-    Where count(n) goes by quadrant assembly (the compiled core, n = 12 and
-    14 to 23) and depth is None, the tasks are QuadrantTasks: ranges of the
-    row sets of one cross, about 4,096 of them up to n = 18, 10**4 at 19 and
-    10**5 from 20 on.  Otherwise each task places the border queens (those of
-    the top and bottom rows and of the left and right columns) in one of
-    their canonical forms under the 8 symmetries, weighted by how many forms
-    it stands for, and then the queens of ``depth`` more rows below the top,
-    for finer tasks; with depth None, the depth is chosen from n.  Count one
-    with count_subproblem(), anywhere: both kinds are picklable.
-
-    >>> tasks = subproblems(8, depth=0)
-    >>> len(tasks), sum(count_subproblem(t) for t in tasks)
-    (78, 92)
-    """
-    n = check_n(n)
-    depth = check_depth(n, depth)
-    if depth is None and _quadrants_apply(n):
-        return list(_assembly.split(n, _quadrant_pieces(n)))
-    return list(_split(n, depth, 1)[1])
-
-
-def _quadrant_pieces(n: int) -> int:
-    # how many tasks a split by quadrants makes: a function of n alone, so that a
-    # journal resumes it with any workers
-    return int(max(4096, 10 ** min(5, n - 15)))
-
-
-def count_subproblem(task: AnyTask) -> int:
-    """The weighted number of solutions that complete one subproblem.
-
-    ``task`` is a Subproblem, or a plain tuple (n, weight, rows, cols), checked
-    like one, or a QuadrantTask.  Placed queens that attack each other have no
-    completion: 0.
-
-    >>> count_subproblem(Subproblem(6, 1, rows=(0,), cols=(1,)))  # row 0's queen in column 1
-    1
-    >>> count_subproblem((8, 2, (0,), (0,)))  # twice the 4 solutions with a queen at (0, 0)
-    8
-    """
-    return _count_run([_as_task(task)], bytearray(1))[0]
-
-
-def _as_task(task: Any) -> AnyTask:
-    if isinstance(task, QuadrantTask):
-        return QuadrantTask(*task)  # checked again, as a Subproblem is
-    return _as_subproblem(task)
-
-
-def _as_subproblem(task: Any) -> Subproblem:
-    # a Subproblem made by _replace() or tuple.__new__ skipped the checks: check again
-    if not isinstance(task, tuple) or len(task) != 4:
-        raise TypeError(
-            f"task must be a Subproblem or a tuple (n, weight, rows, cols), "
-            f"not {type(task).__name__}"
-            + (f" of length {len(task)}" if isinstance(task, tuple) else "")
-        )
-    return Subproblem(*task)
-
-
-def _count_run(tasks: Sequence[AnyTask], stop: bytearray) -> list[int]:
-    """The weighted counts of neighbouring tasks, in one call to the core."""
-    if tasks and isinstance(tasks[0], QuadrantTask):
-        return _assembly.count_run(tasks, stop)  # type: ignore[arg-type]
-    core = _select.core
-    # each thread keeps the core's last table for its next tasks
-    kept = getattr(_kept, "tables", None)
-    if kept is None or kept[0] is not core:
-        kept = _kept.tables = (core, core.Tables())
-    found = core.count_each(tasks, stop, kept[1])
-    return [task.weight * int(count) for task, count in zip(tasks, found)]
-
-
-_kept = threading.local()
+__all__ = ["ExecutorError", "count"]
 
 
 def _burnside(n: int, total: int) -> int:
@@ -359,6 +72,21 @@ def _burnside(n: int, total: int) -> int:
     return classes
 
 
+def _check_total(n: int, total: int, source: str) -> None:
+    """Refuse a total of the whole board that no right count gives: odd (for n >= 2
+    every solution has a distinct mirror image), or whose Burnside sum is not a
+    multiple of 8."""
+    if n <= 1:
+        return
+    half_turn, quarter_turn = _select.core.count_symmetric(n)
+    if total % 2 or (total + int(half_turn) + 2 * int(quarter_turn)) % 8:
+        raise ExecutorError(
+            f"the counts {source} add up to {total:,}, which cannot be the number of solutions "
+            f"of n = {n} (it breaks the symmetries every count keeps): some count is wrong; "
+            "count again with verify=1.0 (--verify 1) to find it"
+        )
+
+
 def count(
     n: int,
     *,
@@ -368,6 +96,7 @@ def count(
     progress: bool = False,
     depth: int | None = None,
     placed: Placed | None = None,
+    verify: float = VERIFY_DEFAULT,
 ) -> int:
     """Return the number of ways to place n non-attacking queens on an n x n board.
 
@@ -387,17 +116,32 @@ def count(
     ``mpi4py.futures.MPIPoolExecutor().map``.  The answer never depends on it.
 
     A map-like is called as ``workers(func, units)``: each unit is a run of
-    subproblems that can share the core's tables, and each result carries
-    the indices of its tasks, so results may come back in any order; a
-    result that is missing, repeated, foreign or not a possible count raises
-    nqueens.ExecutorError (a RuntimeError) and is never journalled.
+    subproblems that can share the core's tables, and each result says
+    which release of nqueens and which core counted it and which tasks, so
+    results may come back in any order.  A result that is missing,
+    repeated, malformed, of another release, for other tasks, or a count
+    that no right count can be (not a multiple of its task's weight, or
+    above its bound) raises nqueens.ExecutorError (a RuntimeError) and is
+    never journalled; so does a whole-board total that breaks the
+    symmetries every count keeps.  ``verify`` (0 to 1, default 0.02) is the
+    share of units counted twice, chosen at random per call and never fewer
+    than 4: two of them again in this process (the first before any result
+    is kept, so that an executor wrong on every unit commits nothing), the
+    rest through ``workers`` again; two counts that differ raise
+    ExecutorError naming the task and both.  ``verify=1.0`` counts every
+    unit twice (a quorum of two), ``verify=0`` none.  Threads (an int
+    ``workers``) run this process's own core: ``verify`` does not apply.
 
     ``journal`` names a SQLite file that records each finished subproblem as
-    it finishes; the same call after any interruption (Ctrl-C, a kill)
+    it finishes, with the release and core that counted it and whether it
+    was verified; the same call after any interruption (Ctrl-C, a kill)
     recomputes only the unfinished ones, with the split the journal
     recorded, whatever ``workers`` is now.  The journal is checked before
-    any work: a new file in a folder that exists, or a journal of this n; it
-    is held by one count at a time (another is refused as in use).
+    any work: a new file in a folder that exists, or a journal of this
+    count (n and placed queens); it is held by one count at a time (another
+    is refused as in use).  A journal whose rows or header were changed or
+    damaged is refused, never summed, and rows that another release or core
+    recorded are counted again here (a few) before a resume trusts them.
     ``progress=True`` shows a progress bar of subproblems on stderr.
     ``depth`` sets how many rows each subproblem places below its border
     queens (see subproblems()).  The
@@ -405,9 +149,10 @@ def count(
     it within a fraction of a second.
 
     Raises TypeError for arguments of the wrong type, ValueError if n is
-    outside 0..MAX_N or workers is neither positive, -1 nor callable, and
-    nqueens.JournalError (a ValueError) for a journal of another count, a
-    file that is not a journal or cannot be written, or one in use.
+    outside 0..MAX_N, workers is neither positive, -1 nor callable or verify
+    is not between 0 and 1, and nqueens.JournalError (a ValueError) for a
+    journal of another count, a file that is not a journal or cannot be
+    written, one in use, or one changed or damaged.
 
     >>> count(8)
     92
@@ -415,6 +160,8 @@ def count(
     12
     >>> count(13, workers=2)
     73712
+    >>> count(12, workers=map, verify=1.0)  # every unit counted twice
+    14200
     >>> count(8, placed={0: 0})  # the solutions with a queen in the top left corner
     4
     >>> count(8, placed=[(0, 0), (1, 1)])
@@ -426,6 +173,7 @@ def count(
     pool: Workers = check_workers(workers)
     unique = check_bool(unique, "unique")
     progress = check_bool(progress, "progress")
+    verify = check_verify(verify)
     root = None
     if placed is not None:
         if unique:
@@ -435,226 +183,233 @@ def count(
             )
         root = Subproblem(n, 1, *check_placed(n, placed))
     depth = check_depth(n, depth, root)
+    if (
+        root is None
+        and not quadrants_apply(n)
+        and (journal is not None or progress or depth is not None or callable(pool))
+    ):
+        check_border_split(n)
+    counting = _Count(n, pool, progress, depth, unique, root, verify)
     if journal is None:
-        total = _total(n, pool, None, progress, depth, unique, root)
+        total = counting.total(None)
     else:
         # opened (checked, locked, made writable) before any work
         book = Journal(journal, n)
         try:
-            total = _total(n, pool, book, progress, depth, unique, root)
+            total = counting.total(book)
         finally:
             book.close()
     return _burnside(n, total) if unique else total
 
 
-def _total(
-    n: int,
-    pool: Workers,
-    book: Journal | None,
-    progress: bool,
-    depth: int | None,
-    unique: bool,
-    root: Subproblem | None,
-) -> int:
-    core = _select.core
-    split_wanted = book is not None or progress or depth is not None or callable(pool)
-    # placed queens are one subproblem, split like the board even for one
-    # thread: the core's tables of the finer tasks make them faster (with
-    # {0: 3} on n = 16, 0.46 s whole, 0.38 s in about 64 tasks)
-    if not split_wanted and root is None:
-        if _quadrants_apply(n):
-            try:
-                return _by_quadrants(n, pool)
-            except MemoryError:  # the table, or a row set's lists: go row by row
-                warnings.warn(
-                    f"nqueens: not enough memory for the quadrant method at n = {n}; "
-                    "counting row by row instead (slower)",
-                    RuntimeWarning,
-                    stacklevel=3,
-                )
-        if n <= _INLINE_MAX_N:
-            # over in milliseconds: threads would cost more than they save
-            return int(core.count_solutions(n, bytearray(1)))
-        if pool == 1:
-            results = run_tasks(lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1)
-            return sum(value for _, value in results)
-    min_tasks = pool * _TASKS_PER_WORKER if isinstance(pool, int) else 1
-    by_quadrants = root is None and depth is None and _quadrants_apply(n)
-    if book is not None and book.depth is not None:
-        # a resumed count keeps the split it started with, whatever its workers
-        if depth is not None and depth != book.depth:
-            raise JournalError(
-                f"{book.path} journals another count (depth {book.depth}, not {depth}): "
-                "use another file, or the same n and depth"
-            )
-        depth = book.depth
-        by_quadrants = depth == _QUADRANT_DEPTH
-    tasks: Sequence[AnyTask]
-    if by_quadrants:
-        depth, tasks = _QUADRANT_DEPTH, _assembly.split(n, _quadrant_pieces(n))
-    else:
-        depth, tasks = _split(n, depth, min_tasks, root)
-    if isinstance(pool, int) and book is None and not progress:
-        # nothing to record per task: each thread sums its own
-        starts = _runs(tasks)
-        count_run: Callable[[Sequence[Any], bytearray], list[int]] = _count_run
-        results = run_tasks(count_run, tasks, pool, False, starts)
-        return sum(value for _, value in results)
-    if book is not None:
-        book.bind(depth, tasks, unique)
-    bar = None
-    try:
-        done = book.finished() if book is not None else {}
-        pending = [i for i in range(len(tasks)) if i not in done]
-        bar = _progress_bar(len(tasks), len(done)) if progress else None
-        for index, value in _results(pool, tasks, pending):
-            done[index] = value
-            if book is not None:
-                book.record(index, value)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    return sum(done.values())
-
-
-def _quadrants_apply(n: int) -> bool:
-    """Whether count(n) goes by quadrant assembly: the compiled core only (its
-    twin is slower than the row-by-row twin), for the sides it is faster on."""
-    quadrants = _select.quadrants
-    return (
-        bool(quadrants.FAST) and QUADRANTS_MIN_N <= n <= quadrants.MAX_N and n not in _ROWS_FASTER
-    )
-
-
-def _by_quadrants(n: int, pool: Workers) -> int:
-    """count(n) by quadrant assembly, on `pool` threads (an int)."""
-    assert isinstance(pool, int)
-    quarter = _select.quadrants.Quarter(n)  # every call builds its own table
-    jobs = _assembly.jobs(n)
-    kept = threading.local()  # each thread's working memory, for this call only
-    if n <= _INLINE_MAX_N:
-        return sum(_assembly.count_tasks(quarter, jobs, _assembly.tasks(n, 1), bytearray(1), kept))
-    # one thread takes each job whole (its tables carry over from row set to row set)
-    tasks = _assembly.tasks(n, 1 if pool == 1 else pool * _TASKS_PER_WORKER)
-
-    def run(chunk: Sequence[_assembly.Task], stop: bytearray) -> list[int]:
-        return _assembly.count_tasks(quarter, jobs, chunk, stop, kept)
-
-    return sum(value for _, value in run_tasks(run, tasks, pool, False))
-
-
-def _results(
-    pool: Workers, tasks: Sequence[AnyTask], pending: list[int]
-) -> Iterator[tuple[int, int]]:
-    """(task index, weighted count) for each pending task, as they finish."""
-    if isinstance(pool, int):
-        todo = [tasks[i] for i in pending]
-        for k, value in run_tasks(_count_run, todo, pool, starts=_runs(todo)):
-            yield pending[k], value
-        return
-
-    def send(call: list[tuple[int, ...]]) -> tuple[dict[int, AnyTask], Any]:
-        units = [_Unit(indices, tuple(tasks[i] for i in indices)) for indices in call]
-        return {i: tasks[i] for indices in call for i in indices}, pool(_count_unit, units)
-
-    # one call ahead: an executor's map submits its units when called, so the
-    # workers start on the next call's units while this one's last finish,
-    # instead of idling at each call's end
-    current = None
-    for call in _calls(tasks, pending):
-        upcoming = send(call)
-        if current is not None:
-            yield from _verified(pool, *current)
-        current = upcoming
-    if current is not None:
-        yield from _verified(pool, *current)
-
-
-class _Unit(NamedTuple):
-    """What a map-like workers hands to one call of its function: tasks that
-    can share the core's table, with their indices, so that every result
-    comes back with the identity of its task."""
-
-    indices: tuple[int, ...]
-    tasks: tuple[AnyTask, ...]
-
-
-def _count_unit(unit: _Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(indices, weighted counts) of a unit: the function that map-like workers run."""
-    indices, tasks = unit
-    checked = [_as_task(task) for task in tasks]
-    return tuple(indices), tuple(_count_run(checked, bytearray(1)))
-
-
-def _calls(tasks: Sequence[AnyTask], pending: list[int]) -> Iterator[list[tuple[int, ...]]]:
-    """The pending tasks in _BATCHES calls of units: runs of tasks that share a table
-    (many small units, so that a call keeps a large cluster busy)."""
-    todo = [tasks[i] for i in pending]
-    starts = _runs(todo)
-    units = [tuple(pending[a:b]) for a, b in zip(starts, [*starts[1:], len(todo)])]
-    size = max(1, -(-len(pending) // _BATCHES))
-    call: list[tuple[int, ...]] = []
-    held = 0
-    for unit in units:
-        call.append(unit)
-        held += len(unit)
-        if held >= size:
-            yield call
-            call, held = [], 0
-    if call:
-        yield call
-
-
-def _verified(pool: Any, sent: dict[int, AnyTask], results: Any) -> Iterator[tuple[int, int]]:
-    """(index, count) of each result of one call of a map-like, refusing any
-    result that is not one of the tasks sent, a second one for the same task,
-    a count that cannot be right, and any task left without a result.  Order
-    does not matter."""
-    name = _describe(pool)
-    try:
-        results = iter(results)
-    except TypeError:
-        raise ExecutorError(
-            f"workers {name} returned {type(results).__name__}, not an iterable of results"
-        ) from None
-    seen: set[int] = set()
-    for result in results:
-        if not (isinstance(result, tuple) and len(result) == 2):
-            raise ExecutorError(
-                f"workers {name} returned {_short(result)}, which is not a result of the function "
-                "it was given: call it on every item, as map(func, items) does"
-            )
-        indices, counts = result
-        if not isinstance(indices, tuple) or not isinstance(counts, tuple):
-            raise ExecutorError(f"workers {name} returned a malformed result: {_short(result)}")
-        if len(indices) != len(counts):
-            raise ExecutorError(f"workers {name} returned a malformed result: {_short(result)}")
-        for index, value in zip(indices, counts):
-            if type(index) is not int or index not in sent:
-                raise ExecutorError(f"workers {name} returned a result for a task it was not given")
-            if index in seen:
-                raise ExecutorError(f"workers {name} returned the result of task {index} twice")
-            if type(value) is not int or value < 0 or value % sent[index].weight:
-                raise ExecutorError(
-                    f"workers {name} returned {value!r} for task {index}, which cannot be its count"
-                )
-            seen.add(index)
-            yield index, value
-    if len(seen) != len(sent):
-        raise ExecutorError(
-            f"workers {name} returned the results of {len(seen)} of the {len(sent)} tasks "
-            "it was given: it dropped some"
+def check_verify(verify: object) -> float:
+    """verify as a float from 0 to 1, or TypeError / ValueError."""
+    if isinstance(verify, bool) or not isinstance(verify, (int, float)):
+        raise TypeError(f"verify must be a number from 0 to 1, not {type(verify).__name__}")
+    if not 0 <= verify <= 1:  # also refuses nan
+        raise ValueError(
+            f"verify must be from 0 to 1 (the share of units counted twice), got {verify}"
         )
+    return float(verify)
 
 
-def _describe(pool: Any) -> str:
-    return _short(getattr(pool, "__qualname__", None) or pool)
+def root_key(root: Subproblem | None) -> str:
+    """The placed queens as a journal records them ('' for none)."""
+    return "" if root is None else " ".join(f"{r}:{c}" for r, c in zip(root.rows, root.cols))
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
+class _Count:
+    """One call of count(): the method, the table it counts with, and the work."""
+
+    def __init__(
+        self,
+        n: int,
+        pool: Workers,
+        progress: bool,
+        depth: int | None,
+        unique: bool,
+        root: Subproblem | None,
+        verify: float,
+    ) -> None:
+        self.n, self.pool, self.progress, self.depth = n, pool, progress, depth
+        self.unique, self.root, self.verify = unique, root, verify
+        self.quarter: Any = None  # this call's own quadrant table, shared by its threads
+        self.kept = threading.local()  # each thread's working memory, for this call only
+
+    def _table(self, required: bool, failed: bool = False) -> bool:
+        """Build this call's quadrant table; False (with a warning) where it finds no
+        memory (or, failed=True, the half-boards found none) and the rows can do
+        instead, MemoryError where they cannot."""
+        if self.quarter is not None and not failed:
+            return True
+        try:
+            if failed:
+                self.quarter = None
+                raise MemoryError
+            self.quarter = _assembly.build(self.n)
+        except MemoryError:
+            if required:
+                raise MemoryError(
+                    f"not enough memory for the quadrant table of n = {self.n}, which this "
+                    "journal's split needs: free some memory, or start a new journal"
+                ) from None
+            warnings.warn(
+                f"nqueens: not enough memory for the quadrant method at n = {self.n}; "
+                "counting row by row instead (slower)",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+            return False
+        return True
+
+    def count_run(self, tasks: Sequence[AnyTask], stop: bytearray) -> list[int]:
+        return count_run(tasks, stop, self.quarter, self.kept)
+
+    def local(self, unit: Unit) -> list[int]:
+        """A unit's counts, here: the checks of a map-like's results."""
+        checked = [as_task(task) for task in unit.tasks]
+        return self.count_run(checked, bytearray(1))
+
+    def total(self, book: Journal | None) -> int:
+        n, pool, root = self.n, self.pool, self.root
+        core = _select.core
+        depth = self.depth
+        split_wanted = book is not None or self.progress or depth is not None or callable(pool)
+        quadrants = root is None and depth is None and quadrants_apply(n)
+        recorded = book.depth if book is not None else None
+        if recorded is not None:
+            # a resumed count keeps the split it started with, whatever its workers
+            assert book is not None
+            if book.root != root_key(root):
+                raise JournalError(
+                    f"{book.path} journals another count (placed queens "
+                    f"{book.root or 'none'}, not {root_key(root) or 'none'}): use another file"
+                )
+            if depth is not None and depth != recorded:
+                raise JournalError(
+                    f"{book.path} journals another count (depth {recorded}, not {depth}): "
+                    "use another file, or the same n and depth"
+                )
+            quadrants = recorded == QUADRANT_DEPTH
+            depth = None if quadrants else recorded
+        if quadrants and not (callable(pool) and recorded is None):
+            # the table is built first, so that a lack of memory shows before any work
+            # (a map-like's workers build their own: this one only checks a few units)
+            quadrants = self._table(required=recorded == QUADRANT_DEPTH)
+        if not split_wanted and root is None:
+            if quadrants:
+                try:
+                    return self._by_quadrants()
+                except MemoryError:  # a row set's lists: go row by row
+                    self._table(required=False, failed=True)
+                    quadrants = False
+            if n <= INLINE_MAX_N:
+                # over in milliseconds: threads would cost more than they save
+                return int(core.count_solutions(n, bytearray(1)))
+            if pool == 1:
+                results = run_tasks(lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1)
+                return sum(value for _, value in results)
+        min_tasks = pool * TASKS_PER_WORKER if isinstance(pool, int) else 1
+        tasks: Sequence[AnyTask]
+        if quadrants:
+            depth, tasks = QUADRANT_DEPTH, _assembly.split(n, quadrant_pieces(n))
+        else:
+            depth, tasks = split(n, depth, min_tasks, root)
+        if isinstance(pool, int) and book is None and not self.progress:
+            # nothing to record per task: each thread sums its own
+            count_each: Callable[[Sequence[Any], bytearray], list[int]] = self.count_run
+            found = run_tasks(count_each, tasks, pool, False, runs(tasks))
+            return sum(value for _, value in found)
+        if book is not None:
+            book.bind(depth, tasks, self.unique, root_key(root))
+        return self._journalled(tasks, book)
+
+    def _journalled(self, tasks: Sequence[AnyTask], book: Journal | None) -> int:
+        # each task's count as it finishes, kept in the journal and the bar
+        done: dict[int, Row] = {}
+        if book is not None:
+            done = book.finished(lambda i: task_bound(tasks[i]))
+            self._check_resumed(tasks, done, book)
+        pending = [i for i in range(len(tasks)) if i not in done]
+        kept: list[int] = []  # rows of this call not verified: dropped if a check fails
+        bar = _progress_bar(len(tasks), len(done)) if self.progress else None
+        try:
+            for found in self._results(tasks, pending):
+                done[found.task] = Row(found.value, found.version, found.core, found.verified)
+                if book is not None:
+                    book.record(found.task, found.value, found.core, found.verified, found.version)
+                    if not found.verified:
+                        kept.append(found.task)
+                if bar is not None:
+                    bar.update(1)
+            total = sum(row.value for row in done.values())
+            if self.root is None and (book is not None or callable(self.pool)):
+                source = f"in {book.path}" if book is not None else f"of workers {_name(self.pool)}"
+                _check_total(self.n, total, source)
+        except ExecutorError:
+            if book is not None:
+                book.forget(kept)
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        return total
+
+    def _results(self, tasks: Sequence[AnyTask], pending: list[int]) -> Iterator[Finished]:
+        pool = self.pool
+        if isinstance(pool, int):
+            todo = [tasks[i] for i in pending]
+            here = _select.IMPLEMENTATION
+            count_each: Callable[[Sequence[Any], bytearray], list[int]] = self.count_run
+            for k, value in run_tasks(count_each, todo, pool, starts=runs(todo)):
+                yield Finished(pending[k], value, here, False, _version.__version__)
+            return
+        local: Callable[[Unit], list[int]] | None = self.local
+        if tasks and isinstance(tasks[0], _assembly.QuadrantTask) and not self._table(False):
+            local = None  # no table here: every check goes through the executor
+        yield from _executors.results(pool, tasks, pending, self.verify, local, random.Random())
+
+    def _check_resumed(self, tasks: Sequence[AnyTask], done: dict[int, Row], book: Journal) -> None:
+        """Count again here a few rows that another release or core recorded;
+        a journal that disagrees is refused."""
+        here = (_version.__version__, _select.IMPLEMENTATION)
+        foreign = [i for i, row in done.items() if (row.version, row.core) != here]
+        if not foreign:
+            return
+        if isinstance(tasks[0], _assembly.QuadrantTask) and not self._table(True):
+            return  # cannot happen: required=True raises instead
+        rng = random.Random()
+        for index in rng.sample(foreign, min(len(foreign), _RESUME_CHECKS)):
+            value = self.count_run([tasks[index]], bytearray(1))[0]
+            row = done[index]
+            if value != row.value:
+                raise JournalError(
+                    f"{book.path} records {row.value:,} for task {index}, counted by nqueens "
+                    f"{row.version} ({row.core}), but it counts {value:,} here: the journal "
+                    "cannot be trusted; delete it, or name another file"
+                )
+
+    def _by_quadrants(self) -> int:
+        """count(n) by quadrant assembly, on `pool` threads (an int), with this
+        call's table."""
+        n, pool = self.n, self.pool
+        assert isinstance(pool, int)
+        jobs = _assembly.jobs(n)
+        kept = self.kept
+        if n <= INLINE_MAX_N:
+            tasks = _assembly.tasks(n, 1)
+            return sum(_assembly.count_tasks(self.quarter, jobs, tasks, bytearray(1), kept))
+        # one thread takes each job whole (its tables carry over from row set to row set)
+        tasks = _assembly.tasks(n, 1 if pool == 1 else pool * TASKS_PER_WORKER)
+
+        def run(chunk: Sequence[_assembly.Task], stop: bytearray) -> list[int]:
+            return _assembly.count_tasks(self.quarter, jobs, chunk, stop, kept)
+
+        return sum(value for _, value in run_tasks(run, tasks, pool, False))
+
+
+def _name(pool: Any) -> str:
+    text = repr(getattr(pool, "__qualname__", None) or pool)
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -7,8 +7,8 @@ import struct
 from collections.abc import Iterable, Iterator, Mapping
 
 from . import _select
-from ._completion import COMPLETION_MAX_N, check_placed, walk
-from ._validate import as_int, check_bool, check_limit, check_n
+from ._completion import check_completion_n, check_placed, walk
+from ._validate import check_bool, check_limit, check_n
 
 Queens = tuple[int, ...]
 
@@ -79,11 +79,7 @@ def solutions(
     limit = check_limit(limit)
     unique = check_bool(unique, "unique")
     if placed is not None:
-        size = as_int(n, "n")
-        if not 0 <= size <= COMPLETION_MAX_N:
-            raise ValueError(
-                f"n must be between 0 and {COMPLETION_MAX_N} with placed queens, got {size}"
-            )
+        size = check_completion_n(n)
         if unique:
             raise ValueError(
                 "unique=True cannot go with placed queens: the symmetries of the board do not "

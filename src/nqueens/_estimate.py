@@ -17,23 +17,17 @@ for about `budget` seconds, is the estimate, with its standard error.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import threading
 import time
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple, overload
 
 from . import _assembly, _select
-from ._counting import (
-    _TASKS_PER_WORKER,
-    Subproblem,
-    _count_run,
-    _Fields,
-    _free_columns,
-    _quadrants_apply,
-    _runs,
-    _split,
-)
+from ._counting import TASKS_PER_WORKER
+from ._tasks import Fields, Subproblem, count_run, free_columns, quadrants_apply, runs, split
 from ._validate import as_int, check_bool, check_n, check_workers
 
 # a probe stops placing queens when this many rows are left for the core
@@ -47,16 +41,64 @@ _SYMMETRIES = 8
 
 class Estimate(NamedTuple):
     """What estimate() found: expected solutions and seconds, each with its standard
-    error (from the spread of the probes), and how many probes it took."""
+    error (from the spread of the probes), and how many probes it took.
+
+    ``str()`` gives the sentence ``nqueens estimate`` prints."""
 
     n: int
     solutions: float
-    solutions_error: float
+    solutions_error: float  # inf where no probe reached a solution
     seconds: float
     seconds_error: float
     threads: int
     probes: int
     paced: bool  # the time is from the core's pace on whole runs (else the probes' own)
+    exact: bool = False  # every task was counted whole: no error at all
+    unique: bool = False
+
+    def __str__(self) -> str:
+        threads = f"{self.threads} thread{'s' if self.threads > 1 else ''}"
+        kind = "classes of solutions" if self.unique else "solutions"
+        if self.probes and not self.exact and self.solutions == 0:
+            found = (
+                f"no probe of the {self.probes} reached a solution, so there is no estimate "
+                f"of the {kind} yet (a larger budget probes more)"
+            )
+        else:
+            found = f"about {significant(self.solutions)} {kind}{self._error()}"
+        return (
+            f"N = {self.n}: {found}; the count about {describe(self.seconds)} on {threads} "
+            f"here ({self.probes} probes"
+            + (
+                ""
+                if self.paced or self.exact
+                else "; no whole run finished in time, so the time is the probes' own, "
+                "an overstatement: a larger budget measures the pace"
+            )
+            + ")"
+        )
+
+    def _error(self) -> str:
+        if self.exact:
+            return " (exact)"
+        if not math.isfinite(self.solutions_error) or self.solutions <= 0:
+            return ""
+        return f" (± {self.solutions_error / self.solutions:.1%})"
+
+
+def significant(value: float) -> str:
+    """Three significant digits, the rest zeros, written out (no float noise).
+
+    >>> significant(2.41999e32)
+    '242,000,000,000,000,000,000,000,000,000,000'
+    >>> significant(4.973e9), significant(14.2), significant(0.5)
+    ('4,970,000,000', '14.2', '0.5')
+    """
+    if value < 100:
+        return f"{value:.3g}"
+    mantissa, exponent = f"{value:.2e}".split("e")
+    digits = int(mantissa.replace(".", ""))
+    return f"{digits * 10 ** (int(exponent) - 2):,}"
 
 
 def _probe(task: Subproblem, rng: random.Random) -> tuple[int, Subproblem | None]:
@@ -66,7 +108,7 @@ def _probe(task: Subproblem, rng: random.Random) -> tuple[int, Subproblem | None
     empty = [r for r in range(task.n) if r not in task.rows]
     product = 1
     for row in empty[: max(0, len(empty) - _LEAF_ROWS)]:
-        free = list(_free_columns(_Fields(task.n, 1, tuple(rows), tuple(cols)), row))
+        free = list(free_columns(Fields(task.n, 1, tuple(rows), tuple(cols)), row))
         if not free:
             return 0, None
         product *= len(free)
@@ -113,13 +155,13 @@ def estimate(
     threads = check_workers(workers)
     if not isinstance(threads, int):
         raise TypeError("estimate() takes a number of threads for workers, not a map-like")
-    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0:
-        raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
+    budget = check_budget(budget)
     if seed is not None:
         seed = as_int(seed, "seed")
-    _, tasks = _split(n, None, threads * _TASKS_PER_WORKER)
+    began = time.perf_counter()
+    tasks = _tasks_of(n, threads)
     if not tasks:  # no border has a queen on each side: no solution
-        return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0, False)
+        return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0, False, True, unique)
     rng = random.Random(seed)
     core = _select.core
     tables = core.Tables()
@@ -127,11 +169,15 @@ def estimate(
     counts: list[float] = []
     times: list[float] = []
     probed = False  # whether any task was too large to count whole
-    deadline = time.perf_counter() + budget / 2  # half for the probes, half for the pace
+    deadline = began + budget / 2  # half for the probes, half for the pace
     while True:
         # the tasks in a random order, each once (sampling without replacement); again
-        # in a new order while time is left, if probes made the estimates random
-        order = rng.sample(range(len(tasks)), len(tasks))
+        # in a new order while time is left, if probes made the estimates random; for
+        # very many tasks, drawn with replacement (no order of them all is made)
+        if len(tasks) <= _SHUFFLED_MAX:
+            order: Iterable[int] = rng.sample(range(len(tasks)), len(tasks))
+        else:
+            order = (rng.randrange(len(tasks)) for _ in itertools.count())
         for i in order:
             if len(counts) >= 8 and time.perf_counter() > deadline:
                 break
@@ -150,21 +196,26 @@ def estimate(
             if probed and time.perf_counter() <= deadline:
                 continue
         break
+    exact = not probed and len(counts) >= len(tasks)
     share = 0.0 if probed else len(counts) / len(tasks)  # of the tasks, each counted whole
     solutions, solutions_error = _total(counts, len(tasks), share)
+    if probed and not any(counts):
+        solutions_error = math.inf  # no probe reached a solution: nothing is known
     seconds, seconds_error = _total(times, len(tasks), share)
-    rate = None if _quadrants_apply(n) else _rate(tasks, budget / 2, rng)
-    paced = rate is not None and solutions > 0
-    if _quadrants_apply(n):
+    paced = False
+    if quadrants_apply(n):
         # count() goes by quadrant assembly: its own pace on random row sets
         timed = _quadrant_seconds(n, budget / 2, rng)
         paced = timed is not None
         if timed is not None:
             seconds, seconds_error = timed
-    elif rate is not None and solutions > 0:
+    elif isinstance(tasks, list) and solutions > 0:
         # the core's own pace on whole runs (its tables shared as in count()) beats
         # the probes' times, where each leaf builds its table alone
-        seconds, seconds_error = solutions / rate, solutions_error / rate
+        rate = _rate(tasks, budget / 2, rng)
+        paced = rate is not None
+        if rate is not None:
+            seconds, seconds_error = solutions / rate, solutions_error / rate
     if unique:
         solutions, solutions_error = solutions / _SYMMETRIES, solutions_error / _SYMMETRIES
     return Estimate(
@@ -176,23 +227,76 @@ def estimate(
         threads,
         len(counts),
         paced,
+        exact,
+        unique,
     )
+
+
+MAX_BUDGET = 3600
+"""The longest estimate() probes, in seconds."""
+# more tasks than this are drawn with replacement
+_SHUFFLED_MAX = 10**5
+
+
+def check_budget(budget: object) -> float:
+    """budget as a float of seconds, above 0 and at most MAX_BUDGET, or raise."""
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise TypeError(f"budget must be a number of seconds, not {type(budget).__name__}")
+    if not 0 < budget <= MAX_BUDGET:  # also refuses nan and inf
+        raise ValueError(f"budget must be above 0 and at most {MAX_BUDGET} seconds, got {budget!r}")
+    return float(budget)
+
+
+class _Borders(Sequence[Subproblem]):
+    """The canonical borders of a large board as tasks, each made when drawn: a
+    probe looks at a few of them, and making them all would take seconds and GBs."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.borders = _select.core.constellations(n)
+
+    def __len__(self) -> int:
+        return len(self.borders)
+
+    @overload
+    def __getitem__(self, i: int) -> Subproblem: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Subproblem]: ...
+    def __getitem__(self, i: int | slice) -> Subproblem | Sequence[Subproblem]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        weight, top, bottom, left, right = self.borders[i]
+        n = self.n
+        queens = {(0, top), (n - 1, bottom), (left, 0), (right, n - 1)}
+        return Subproblem(n, weight, *zip(*sorted(queens)))
+
+
+def _tasks_of(n: int, threads: int) -> Sequence[Subproblem]:
+    # count()'s own subproblems where there are few enough to make; else its borders
+    if n < _LAZY_FROM_N:
+        return split(n, None, threads * TASKS_PER_WORKER)[1]
+    return _Borders(n)
+
+
+# from this n on the canonical borders alone pass 10**5: the split is depth 0, and
+# its tasks are made only when a probe draws them
+_LAZY_FROM_N = 38
 
 
 def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float | None:
     # solutions a second of the core on one thread, from runs of tasks (as count()
     # runs them) taken at random for about budget seconds; None if none finished
-    starts = _runs(tasks)
-    runs = list(zip(starts, [*starts[1:], len(tasks)]))
+    starts = runs(tasks)
+    spans = list(zip(starts, [*starts[1:], len(tasks)]))
     stop = bytearray(1)
     timer = threading.Timer(budget, stop.__setitem__, (0, 1))
     timer.start()
     found, spent = 0, 0.0
     try:
-        for i in rng.sample(range(len(runs)), len(runs)):
-            first, end = runs[i]
+        for i in rng.sample(range(len(spans)), len(spans)):
+            first, end = spans[i]
             began = time.perf_counter()
-            results = _count_run(tasks[first:end], stop)
+            results = count_run(tasks[first:end], stop)
             if stop[0]:  # cut short: its counts are partial
                 break
             spent += time.perf_counter() - began
@@ -207,8 +311,14 @@ def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float,
     # runs of consecutive row sets (as count() takes them), from random places,
     # timed for about budget seconds; None if none finished
     began = time.perf_counter()
-    quarter = _select.quadrants.Quarter(n)
+    try:  # the build counts against the budget (n = 22 and 23 take seconds)
+        quarter = _assembly.build(n, seconds=budget)
+    except (TimeoutError, MemoryError):
+        return None
     build = time.perf_counter() - began
+    budget -= build
+    if budget <= 0:
+        return None
     jobs = _assembly.jobs(n)
     sizes = [_assembly.row_sets(j) for j in jobs]
     population = sum(sizes)

@@ -1,12 +1,22 @@
 """A SQLite journal of finished subproblems, so that a count survives any interruption.
 
 Each finished task's count is committed as it arrives (write-ahead log, so
-a kill -9 loses nothing that was committed).  The journal records what it
-belongs to: n, the split (depth, number of tasks and a digest of the task
-list), whether unique was asked and the package version.  A resumed count
-takes the recorded split, whatever its workers; opening a journal for
-another n or split is refused, and a file that is not an nqueens journal is
-reported and never written to.
+a kill -9 loses nothing that was committed), with the release and the core
+that counted it and whether it was verified (counted twice alike).  The
+journal records what it belongs to: n, the placed queens, the split (depth,
+number of tasks and a digest of the task list), whether unique was asked
+and the package version.  A resumed count takes the recorded split,
+whatever its workers; opening a journal for another count is refused, and a
+file that is not an nqueens journal is reported and never written to.
+
+Nothing in it is taken on trust: the header carries a checksum of its
+fields, each row a checksum of its fields and of the header's, and the
+header the number of rows and the sum of their checksums, updated in the
+row's own transaction.  A row whose task is not of the split, whose count
+is not a plain decimal within the task's bound, or whose checksum is off, a
+row added or removed, or a header changed, makes the journal refused as
+damaged, before anything is summed.  (The checksums catch edits and damage,
+not a forger who recomputes them: they are not keyed.)
 
 The journal is opened before any work: its path is checked (a regular file,
 or a new name in a directory that exists), it is locked for this count
@@ -21,11 +31,12 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import sqlite3
 import stat
 import threading
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from ._version import __version__
 
@@ -34,7 +45,12 @@ try:
 except ImportError:  # pragma: no cover - not on POSIX: threads are still kept apart
     fcntl = None  # type: ignore[assignment]
 
-_MAGIC = "nqueens-journal-1"
+_MAGIC = "nqueens-journal-2"
+_OLD_MAGIC = "nqueens-journal-1"
+# what the header names, in this order in its checksum
+_HEADER = ("format", "n", "root", "depth", "tasks", "split", "unique", "version")
+_DECIMAL = re.compile(r"[0-9]+")
+_MOD = 2**64
 
 # The files this process has open as journals, by (device, inode): a second
 # count on one of them is refused before it opens the file at all (closing
@@ -49,6 +65,23 @@ _in_use_lock = threading.Lock()
 
 class JournalError(ValueError):
     """The journal file cannot be used for this count; the message says why."""
+
+
+class JournalWriteError(JournalError):
+    """A write to the journal failed during the count (a full disk, a lost file)."""
+
+
+class Row(NamedTuple):
+    """One finished task as the journal holds it."""
+
+    value: int  # its weighted count
+    version: str  # the release that counted it
+    core: str  # "cython" or "python"
+    verified: bool  # counted twice, alike
+
+
+def _digest(*fields: object) -> str:
+    return hashlib.sha256("\x1f".join(map(str, fields)).encode()).hexdigest()[:16]
 
 
 def split_digest(tasks: Sequence[tuple[Any, ...]]) -> str:
@@ -68,6 +101,8 @@ def check_path(path: object) -> str:
         raise TypeError(f"journal must be a str path, not {type(name).__name__}")
     if name in ("", ":memory:") or name.startswith("file:"):
         raise JournalError(f"journal {name!r} would keep nothing: name a file")
+    if leads_into_proc(name):
+        raise JournalError(f"{name} is not a regular file (it leads into /proc)")
     try:
         info = os.stat(name)
     except FileNotFoundError:
@@ -84,6 +119,25 @@ def check_path(path: object) -> str:
     if not stat.S_ISREG(info.st_mode):
         raise JournalError(f"{name} is not a regular file (a device, pipe or socket)")
     return name
+
+
+def leads_into_proc(name: str) -> bool:
+    """Whether a path is, or passes through a link to, /proc: /dev/stdout leads to a
+    process's descriptor there, and whatever file that descriptor holds."""
+    path = os.path.abspath(name)
+    for _ in range(40):  # the kernel's own limit on links followed
+        parts = path.split(os.sep)
+        for i in range(2, len(parts) + 1):
+            prefix = os.sep.join(parts[:i])
+            if prefix == "/proc":
+                return True
+            if os.path.islink(prefix):
+                target = os.path.join(os.path.dirname(prefix), os.readlink(prefix))
+                path = os.path.normpath(os.path.join(target, *parts[i:]))
+                break
+        else:
+            return False
+    return True
 
 
 class Journal:
@@ -148,8 +202,15 @@ class Journal:
                 self.meta = dict(self._db.execute("SELECT key, value FROM meta"))
             except sqlite3.DatabaseError:
                 raise JournalError(f"{self.path} is not an nqueens journal") from None
+            if self.meta.get("format") == _OLD_MAGIC:
+                raise JournalError(
+                    f"{self.path} was written by an older nqueens, whose journals do not say "
+                    "which release counted each part: start a new file"
+                )
             if self.meta.get("format") != _MAGIC or "done" not in tables:
                 raise JournalError(f"{self.path} is not an nqueens journal")
+            if self.meta.get("header") != _digest(*(self.meta.get(k) for k in _HEADER)):
+                raise self._damaged("its header was changed")
             if self.meta.get("n") != str(self.n):
                 raise JournalError(
                     f"{self.path} journals another count (n {self.meta.get('n')}, not {self.n}): "
@@ -167,6 +228,12 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path} cannot be written ({exc})") from None
 
+    def _damaged(self, what: str) -> JournalError:
+        return JournalError(
+            f"{self.path} has been changed or damaged ({what}): nothing of it is used; "
+            "delete it, or name another file"
+        )
+
     @property
     def depth(self) -> int | None:
         """The depth of the split this journal recorded, or None for a new journal."""
@@ -177,33 +244,48 @@ class Journal:
         except (KeyError, ValueError):
             raise JournalError(f"{self.path} is not an nqueens journal (no depth)") from None
 
-    def bind(self, depth: int, tasks: Sequence[tuple[Any, ...]], unique: bool) -> None:
+    @property
+    def root(self) -> str | None:
+        """The placed queens this journal recorded (as root_key() writes them), or None
+        for a new journal."""
+        return None if self.meta is None else self.meta.get("root")
+
+    def bind(self, depth: int, tasks: Sequence[tuple[Any, ...]], unique: bool, root: str) -> None:
         """Create the header of a new journal, in one transaction, or check that
-        an existing one records this split."""
+        an existing one records this split of this count."""
         expected = {
             "format": _MAGIC,
             "n": str(self.n),
+            "root": root,
             "depth": str(depth),
             "tasks": str(len(tasks)),
             "split": split_digest(tasks),
         }
+        self._tasks = len(tasks)
         if self.meta is None:
             meta = {**expected, "unique": str(unique), "version": __version__}
+            meta["header"] = _digest(*(meta[k] for k in _HEADER))
+            meta["rows"], meta["sum"] = "0", "0"
             try:
                 self._sql("BEGIN IMMEDIATE")
                 self._sql("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                self._sql("CREATE TABLE done (task INTEGER PRIMARY KEY, count TEXT NOT NULL)")
+                self._sql(
+                    "CREATE TABLE done (task INTEGER PRIMARY KEY, count TEXT NOT NULL, "
+                    "version TEXT NOT NULL, core TEXT NOT NULL, verified INTEGER NOT NULL, "
+                    "checksum TEXT NOT NULL)"
+                )
                 self._db_or_fail().executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
                 self._sql("COMMIT")
             except sqlite3.Error as exc:
                 raise JournalError(f"{self.path} cannot be written ({exc})") from None
             self.meta = meta
+            self._rows, self._sum = 0, 0
             return
-        for key in ("n", "depth", "tasks", "split"):
+        for key in ("n", "root", "depth", "tasks", "split"):
             if self.meta.get(key) != expected[key]:
                 raise JournalError(
-                    f"{self.path} journals another count ({key} {self.meta.get(key)}, "
-                    f"not {expected[key]}): use another file, or the same n and depth"
+                    f"{self.path} journals another count ({key} {self.meta.get(key) or 'none'}, "
+                    f"not {expected[key] or 'none'}): use another file, or the same count"
                 )
 
     def _db_or_fail(self) -> sqlite3.Connection:
@@ -214,20 +296,97 @@ class Journal:
     def _sql(self, statement: str, *args: Any) -> sqlite3.Cursor:
         return self._db_or_fail().execute(statement, *args)
 
-    def finished(self) -> dict[int, int]:
-        """task index -> its count, for every task already done."""
-        try:
-            rows = self._sql("SELECT task, count FROM done").fetchall()
-            return {int(task): int(count) for task, count in rows}
-        except (sqlite3.Error, ValueError) as exc:
-            raise JournalError(f"{self.path} cannot be read ({exc})") from None
+    def _check(self, task: int, count: str, version: str, core: str, verified: int) -> str:
+        assert self.meta is not None
+        return _digest(self.meta["header"], task, count, version, core, verified)
 
-    def record(self, task: int, count: int) -> None:
-        """Commit one finished task (counts are stored as text: they may pass 2**63)."""
+    def finished(self, bound: Callable[[int], int]) -> dict[int, Row]:
+        """task index -> its row, for every task already done; every row checked
+        (its task of the split, a plain decimal count at most bound(task), its
+        checksum) and the rows against the header's tally, or JournalError."""
+        assert self.meta is not None, "bind() first"
         try:
-            self._sql("INSERT OR REPLACE INTO done VALUES (?, ?)", (task, str(count)))
+            rows = self._sql(
+                "SELECT task, count, version, core, verified, checksum FROM done"
+            ).fetchall()
         except sqlite3.Error as exc:
-            raise JournalError(f"{self.path} cannot be written ({exc})") from None
+            raise JournalError(f"{self.path} cannot be read ({exc})") from None
+        found: dict[int, Row] = {}
+        total = 0
+        for task, text, version, core, verified, checksum in rows:
+            if type(task) is not int or not 0 <= task < self._tasks:
+                raise self._damaged(f"a row for task {task!r}, which the split does not have")
+            limit = bound(task)
+            if (
+                not isinstance(text, str)
+                or len(text) > len(str(limit))
+                or not _DECIMAL.fullmatch(text)
+                or int(text) > limit
+            ):
+                raise self._damaged(f"task {task}'s count {_short(text)} cannot be its count")
+            if not (isinstance(version, str) and isinstance(core, str) and verified in (0, 1)):
+                raise self._damaged(f"task {task}'s row is malformed")
+            if checksum != self._check(task, text, version, core, verified):
+                raise self._damaged(f"task {task}'s row does not match its checksum")
+            found[task] = Row(int(text), version, core, bool(verified))
+            total = (total + int(checksum, 16)) % _MOD
+        if self.meta.get("rows") != str(len(found)) or self.meta.get("sum") != str(total):
+            raise self._damaged("rows were added or removed")
+        self._rows, self._sum = len(found), total
+        return found
+
+    def record(self, task: int, count: int, core: str, verified: bool, version: str) -> None:
+        """Commit one finished task, and the header's tally, in one transaction
+        (counts are stored as text: they may pass 2**63)."""
+        text, flag = str(count), int(verified)
+        checksum = self._check(task, text, version, core, flag)
+        rows, total = self._rows + 1, (self._sum + int(checksum, 16)) % _MOD
+        self._write(
+            [
+                (
+                    "INSERT INTO done VALUES (?, ?, ?, ?, ?, ?)",
+                    (task, text, version, core, flag, checksum),
+                )
+            ],
+            rows,
+            total,
+        )
+
+    def forget(self, tasks: Sequence[int]) -> None:
+        """Remove some rows (counts found wrong after they were committed), with the tally."""
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        rows, total = self._rows, self._sum
+        for task in tasks:
+            try:
+                row = self._sql(
+                    "SELECT count, version, core, verified FROM done WHERE task = ?", (task,)
+                ).fetchone()
+            except sqlite3.Error as exc:
+                raise JournalWriteError(f"{self.path} cannot be read ({exc})") from None
+            if row is not None:
+                statements.append(("DELETE FROM done WHERE task = ?", (task,)))
+                rows, total = rows - 1, (total - int(self._check(task, *row), 16)) % _MOD
+        if statements:
+            self._write(statements, rows, total)
+
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]], rows: int, total: int) -> None:
+        # the statements and the new tally, in one transaction, or none of them
+        db = self._db_or_fail()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement, values in statements:
+                    db.execute(statement, values)
+                db.execute("UPDATE meta SET value = ? WHERE key = 'rows'", (str(rows),))
+                db.execute("UPDATE meta SET value = ? WHERE key = 'sum'", (str(total),))
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:  # (Ctrl-C may come just after the commit)
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise JournalWriteError(f"{self.path} cannot be written ({exc})") from None
+        self._rows, self._sum = rows, total
 
     def close(self) -> None:
         """Close the database, then give the file up to other counts."""
@@ -243,3 +402,8 @@ class Journal:
             if self._key is not None:
                 _in_use.discard(self._key)
                 self._key = None
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -31,7 +31,7 @@ from typing import Any, Callable, NamedTuple, TextIO
 
 from . import _bitsolver_py
 from ._baseline import BaselineUnavailable, build_temporary
-from ._counting import _INLINE_MAX_N, count
+from ._counting import INLINE_MAX_N, count
 from ._oeis import A000170
 from ._select import IMPLEMENTATION
 from ._validate import available_cores
@@ -66,7 +66,7 @@ CORE, THREADS, PLAIN_C, TWIN, BITMASK, REFERENCE, YOURS = (
 KINDS = (CORE, THREADS, PLAIN_C, BITMASK, TWIN, REFERENCE, YOURS)  # the report's order
 OWN_KEYS = ("core", "core-threads", "plain-c", "twin", *SOLVERS)
 # below this size count() runs in one thread whatever it is given
-THREADS_MIN_N = _INLINE_MAX_N + 1
+THREADS_MIN_N = INLINE_MAX_N + 1
 
 
 class Implementation(NamedTuple):

@@ -1,11 +1,13 @@
 """The ``nqueens`` command line.
 
 Usage errors exit with status 2 and one line on stderr, before any work;
-Ctrl-C exits with status 130 and one line; output into a closed pipe ends
-quietly (``verify`` keeps its verdict's status); output that cannot be
-written (a full disk, a directory in the way) exits with status 74 and one
-line.  ``verify`` exits with 0 for a solution and 1 for a placement with
-attacks.  Files are written whole or not at all.
+Ctrl-C exits with status 130 and SIGTERM with 143, each with one line;
+output into a closed pipe ends quietly (``verify`` keeps its verdict's
+status); output or a journal that cannot be written (a full disk, a
+directory in the way) exits with status 74 and one line; workers whose
+results are refused (nqueens.ExecutorError), or too little memory, exit
+with status 1 and one line.  ``verify`` exits with 0 for a solution and 1
+for a placement with attacks.  Files are written whole or not at all.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import argparse
 import contextlib
 import itertools
 import json
-import math
 import os
 import re
 import signal
@@ -25,18 +26,20 @@ from typing import Callable, NoReturn
 from . import _bench_report, benchmark
 from ._checking import attacking_pairs, columns_of, conflicts
 from ._clusters import MPI_LAUNCH, ClusterError, check_dask, check_mpi, dask_map, mpi_map
-from ._completion import check_placed
+from ._completion import check_completion_n, check_placed
 from ._construct import check_solvable, construct
-from ._counting import Workers, check_depth, count
+from ._counting import Workers, check_verify, count
 from ._enumerating import solutions
-from ._estimate import describe, estimate
-from ._journal import JournalError
+from ._estimate import check_budget, describe, estimate
+from ._executors import VERIFY_DEFAULT, ExecutorError
+from ._journal import JournalError, JournalWriteError
 from ._oeis import A000170
 from ._output import write_atomically
 from ._random import random_solution
 from ._render import STYLES, SVG_MAX_N, render_lines, to_svg
 from ._select import IMPLEMENTATION
 from ._symmetry import canonical
+from ._tasks import BORDERS_MAX_N, check_border_split, check_depth, quadrants_apply
 from ._validate import as_int, check_limit, check_n, check_workers
 from ._version import __version__
 from .reference import INFO, SOLVERS
@@ -46,13 +49,16 @@ _PROGRESS_FROM_N = 16
 # from this n on, count says how long it will take when no bar is shown:
 # n = 19 takes minutes on this project's machine, n = 18 under half a minute
 _ESTIMATE_FROM_N = 19
-_ESTIMATE_MAX_BUDGET = 3600
 _LARGEST_EVER_COUNTED = 27
 FORMATS = ("text", "json", "csv", "svg")
 # the attacking pairs that verify lists before it only counts the rest
 _PAIRS_SHOWN = 20
-# sysexits.h's EX_IOERR: the output could not be written
-_WRITE_FAILED = 74
+# exit statuses
+_FAILED = 1  # the work failed: refused results, no memory
+_USAGE = 2  # a bad argument, before any work
+_WRITE_FAILED = 74  # sysexits.h's EX_IOERR: the output could not be written
+_INTERRUPTED = 130  # 128 + SIGINT
+_TERMINATED = 143  # 128 + SIGTERM
 
 
 class UsageError(Exception):
@@ -63,7 +69,11 @@ class _Terminated(KeyboardInterrupt):
     """SIGTERM, raised where Ctrl-C would be, so that it unwinds the same way."""
 
 
+_signalled: list[int] = []  # SIGTERM came (a handler may turn it into Ctrl-C's unwinding)
+
+
 def _terminate(signum: int, frame: object) -> None:
+    _signalled.append(signum)
     raise _Terminated
 
 
@@ -126,7 +136,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
     if args.solver is None:
         progress = args.progress
         if progress is None:  # a bar when someone watches a count that takes a while
-            progress = sys.stderr.isatty() and args.n >= _PROGRESS_FROM_N
+            progress = sys.stderr.isatty() and _PROGRESS_FROM_N <= args.n <= BORDERS_MAX_N
         if not progress and args.n >= _ESTIMATE_FROM_N and not (args.dask or args.mpi):
             _say_how_long(args)
         executor: contextlib.AbstractContextManager[Workers] = contextlib.nullcontext(args.workers)
@@ -143,6 +153,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
                 progress=progress,
                 depth=args.depth,
                 placed=args.placed,
+                verify=args.verify,
             )
     else:
         total = sum(1 for _ in _reference(args.solver, args.n, args.unique))
@@ -165,10 +176,15 @@ def _say_how_long(args: argparse.Namespace) -> None:
         return
     took = estimate(args.n, unique=args.unique, workers=threads, budget=0.5)
     if took.seconds >= 60:
+        how = (
+            "estimated from random probes and the core's pace"
+            if took.paced
+            else "from random probes alone, an overstatement: 'nqueens estimate "
+            f"{args.n} --budget 20' measures the pace"
+        )
         print(
             f"nqueens: counting N = {args.n} will take about {describe(took.seconds)} on "
-            f"{threads} thread{'s' if threads > 1 else ''} here (estimated from random probes; "
-            "--progress shows a bar)",
+            f"{threads} thread{'s' if threads > 1 else ''} here ({how}; --progress shows a bar)",
             file=sys.stderr,
             flush=True,
         )
@@ -178,35 +194,8 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     found = estimate(
         args.n, unique=args.unique, workers=args.workers, budget=args.budget, seed=args.seed
     )
-    threads = found.threads
-    print(
-        f"N = {args.n}: about {_significant(found.solutions)} "
-        f"{'classes of ' if args.unique else ''}solutions"
-        f"{_error(found.solutions_error, found.solutions)}; the count about "
-        f"{describe(found.seconds)} on {threads} thread{'s' if threads > 1 else ''} here "
-        f"({found.probes} probes"
-        + (
-            ""
-            if found.paced
-            else "; no whole run finished in time, so the time is the "
-            "probes' own, an overstatement: a larger --budget measures the pace"
-        )
-        + ")"
-    )
+    print(found)
     return 0
-
-
-def _significant(value: float) -> str:
-    # three significant digits, written out: 4,970,000,000
-    return f"{float(f'{value:.3g}'):,.0f}" if value >= 100 else f"{value:.3g}"
-
-
-def _error(error: float, value: float) -> str:
-    if error == 0:
-        return " (exact)"
-    if not math.isfinite(error) or value <= 0:
-        return ""
-    return f" (± {error / value:.1%})"
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -420,12 +409,13 @@ def _check(args: argparse.Namespace) -> None:
         elif command == "estimate":
             check_n(args.n)
             check_workers(args.workers)
-            if not 0 < args.budget <= _ESTIMATE_MAX_BUDGET:  # also refuses nan
-                raise ValueError(
-                    f"--budget must be above 0 and at most {_ESTIMATE_MAX_BUDGET} seconds, "
-                    f"got {args.budget}"
-                )
+            try:
+                check_budget(args.budget)
+            except ValueError as exc:
+                raise ValueError(f"--{exc}") from None
         elif command in ("count", "solve"):
+            if args.place and command == "solve":
+                check_completion_n(args.n)
             args.placed = _placed(args)
             n = args.n if args.placed is not None and command == "solve" else check_n(args.n)
             if getattr(args, "solver", None) is not None and (
@@ -437,6 +427,10 @@ def _check(args: argparse.Namespace) -> None:
             check_workers(getattr(args, "workers", 1))
             if command == "count":
                 _check_cluster(args)
+                check_verify(args.verify)
+                split = args.journal or args.dask or args.mpi or args.progress
+                if split and args.placed is None and not quadrants_apply(n):
+                    check_border_split(n)
             if getattr(args, "depth", None) is not None:
                 check_depth(n, args.depth)
         if hasattr(args, "format"):
@@ -540,6 +534,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="D",
         help="split by the border queens, each part placing D more rows below them "
         "(default: ranges of quadrant row sets where the quadrant core counts, else D from N)",
+    )
+    sub.add_argument(
+        "--verify",
+        type=float,
+        default=VERIFY_DEFAULT,
+        metavar="SHARE",
+        help="with --dask or --mpi: the share of parts counted twice and compared, at least "
+        "4 of them, two here (1: every part twice; 0: none; default: "
+        f"{VERIFY_DEFAULT})",
     )
     sub.add_argument(
         "--one-based", action="store_true", help="rows and columns of --place count from 1"
@@ -705,16 +708,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except UsageError as exc:
         print(exc, file=sys.stderr)
-        return 2
-    except _Terminated:
-        print("nqueens: terminated", file=sys.stderr)
-        return 143
+        return _USAGE
     except KeyboardInterrupt:
+        if _signalled:
+            print("nqueens: terminated", file=sys.stderr)
+            return _TERMINATED
         print("nqueens: interrupted", file=sys.stderr)
-        return 130
+        return _INTERRUPTED
+    except JournalWriteError as exc:
+        print(f"nqueens: {exc}", file=sys.stderr)
+        return _WRITE_FAILED
     except (JournalError, ClusterError) as exc:
         print(f"nqueens: {exc}", file=sys.stderr)
-        return 2
+        return _USAGE
+    except ExecutorError as exc:
+        print(f"nqueens: {exc}", file=sys.stderr)
+        return _FAILED
+    except MemoryError as exc:
+        print(f"nqueens: not enough memory{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        return _FAILED
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, keeping a verdict
         _discard_stdout()
@@ -726,6 +738,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _WRITE_FAILED
     finally:
         signal.signal(signal.SIGTERM, previous)
+        _signalled.clear()
 
 
 def _discard_stdout() -> None:

@@ -1,0 +1,391 @@
+"""The pieces of work a count is cut into: both kinds of task, the splits, and counting them.
+
+The search is cut into subproblems by its border: every solution has one
+queen in each of the top and bottom rows and the left and right columns.
+The core lists the borders that are the smallest of their 8 images under
+rotation and reflection (the canonical constellations) with the size of
+their orbit; each stands for that many, so about an eighth of the search
+is done.  A subproblem is a set of placed queens (a border, and for finer
+tasks the next rows below the top) and a weight; its count is a pure
+function of a few ints, so it can go to threads, processes or other
+machines alike.  Where count() goes by quadrant assembly, a task is a
+QuadrantTask instead (``_assembly.py``): a range of the row sets of a cross.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NamedTuple, Union
+
+from . import _assembly, _select
+from ._assembly import QuadrantTask
+from ._validate import as_int, check_n
+
+MAX_TASKS = 10**6
+"""The most subproblems a split may make: about 300 bytes each in memory."""
+BORDERS_MAX_N = 56
+"""The largest n whose canonical borders (the split at depth 0) fit in MAX_TASKS."""
+# From this side on a plain count goes by quadrant assembly (_assembly.py),
+# the faster method there, but for the sides in _ROWS_FASTER (BENCHMARKS.md)
+QUADRANTS_MIN_N = 12
+_ROWS_FASTER = frozenset({13})
+# A journal records a split by quadrant assembly as this depth
+QUADRANT_DEPTH = -1
+# the order of the square's symmetry group: a border or a cross stands for at
+# most this many images, and so does a pair of half-boards (see task_bound)
+_SYMMETRIES = 8
+
+AnyTask = Union["Subproblem", QuadrantTask]
+
+
+class Fields(NamedTuple):
+    n: int
+    weight: int
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+
+
+class Subproblem(Fields):
+    """Queens placed at (rows[i], cols[i]) on an n board; the task counts `weight` times.
+
+    Picklable, and small: send it anywhere, count it with count_subproblem().
+    The fields are checked whenever one is made, unpickled, ``_make()`` and
+    ``_replace()`` included: n an int from 0 to MAX_N, weight a positive int,
+    rows and cols ints on the board, as many of each, and no row twice.
+
+    >>> Subproblem(8, 1, rows=[0, 7], cols=[3, 4])
+    Subproblem(n=8, weight=1, rows=(0, 7), cols=(3, 4))
+    >>> Subproblem(8, 1, rows=(0, 8), cols=(3, 4))
+    Traceback (most recent call last):
+    ...
+    ValueError: rows must lie on the board (0 to 7), got 8
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, n: Any, weight: Any, rows: Any, cols: Any) -> Subproblem:
+        return super().__new__(cls, *_checked_fields(n, weight, rows, cols))
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Subproblem:  # type: ignore[override]
+        return cls(*iterable)
+
+    def _replace(self, **changes: Any) -> Subproblem:
+        return type(self)(**{**self._asdict(), **changes})
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # every pickle protocol, 0 and 1 included, makes it through __new__
+        return (type(self), tuple(self))
+
+
+def _ints(values: Any, name: str) -> tuple[int, ...]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of ints, not {type(values).__name__}")
+    return tuple(as_int(value, f"{name}[{i}]") for i, value in enumerate(values))
+
+
+def _checked_fields(
+    n: Any, weight: Any, rows: Any, cols: Any
+) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    n = check_n(n)
+    weight = as_int(weight, "weight")
+    if weight < 1:
+        raise ValueError(f"weight must be a positive int, got {weight}")
+    rows, cols = _ints(rows, "rows"), _ints(cols, "cols")
+    if len(rows) != len(cols):
+        raise ValueError(f"rows and cols must be as long (one of each per queen): {rows}, {cols}")
+    for name, values in (("rows", rows), ("cols", cols)):
+        for value in values:
+            if not 0 <= value < n:
+                raise ValueError(f"{name} must lie on the board (0 to {n - 1}), got {value}")
+    if len(set(rows)) != len(rows):
+        twice = next(r for r in rows if rows.count(r) > 1)
+        raise ValueError(f"rows must differ: row {twice} holds two queens")
+    return n, weight, rows, cols
+
+
+def _unchecked(n: int, weight: int, rows: tuple[int, ...], cols: tuple[int, ...]) -> Subproblem:
+    # a child of a checked task, on a square its parent leaves free: right by construction
+    return tuple.__new__(Subproblem, (n, weight, rows, cols))
+
+
+def free_columns(task: Fields, row: int) -> Iterator[int]:
+    """The columns of a row that no placed queen of the task attacks."""
+    n = task.n
+    free = (1 << n) - 1
+    for r, c in zip(task.rows, task.cols):
+        d = row - r
+        for attacked in (c, c + d, c - d):
+            if 0 <= attacked < n:
+                free &= ~(1 << attacked)
+    while free:
+        bit = free & -free
+        free ^= bit
+        yield bit.bit_length() - 1
+
+
+def _children(task: Subproblem) -> list[Subproblem]:
+    # the task split by the queen of its first empty row
+    row = next(r for r in range(task.n) if r not in task.rows)
+    return [
+        _unchecked(task.n, task.weight, (*task.rows, row), (*task.cols, c))
+        for c in free_columns(task, row)
+    ]
+
+
+def _constellation_tasks(n: int) -> list[Subproblem]:
+    if n <= 1:
+        return [Subproblem(n, 1, (), ())]
+    tasks = []
+    for weight, top, bottom, left, right in _select.core.constellations(n):
+        rows, cols = [0, n - 1], [top, bottom]
+        if 0 < left < n - 1:
+            rows.append(left)
+            cols.append(0)
+        if 0 < right < n - 1:
+            rows.append(right)
+            cols.append(n - 1)
+        tasks.append(Subproblem(n, weight, tuple(rows), tuple(cols)))
+    return tasks
+
+
+def _deepen(tasks: list[Subproblem]) -> list[Subproblem]:
+    deeper = []
+    for task in tasks:
+        if len(task.rows) < task.n:
+            deeper.extend(_children(task))
+        else:  # every row placed already: the task is a whole solution
+            deeper.append(task)
+    return deeper
+
+
+def _roots(n: int, root: Subproblem | None) -> list[Subproblem]:
+    # what a split starts from: the canonical borders, or the placed queens
+    return _constellation_tasks(n) if root is None else [root]
+
+
+def split(
+    n: int, depth: int | None, min_tasks: int, root: Subproblem | None = None
+) -> tuple[int, list[Subproblem]]:
+    """(depth, tasks): the canonical borders with `depth` more rows placed below the top;
+    when depth is None, the fewest rows that make min_tasks tasks, and about 10**5 for
+    n >= 20 (a hundred each for a thousand workers), never near the leaves nor past
+    MAX_TASKS (a split of the borders alone past it is refused).  Tasks that differ
+    only in the queen of the last row come together (see sharing_order)."""
+    if root is None:
+        check_border_split(n)
+    tasks = _roots(n, root)
+    if depth is None:
+        target = max(min_tasks, 10 ** min(5, max(0, n - 15)))
+        depth = 0
+        while len(tasks) < target and len(tasks) > 0 and len(tasks[0].rows) < n - 8:
+            if count_tasks(n, depth + 1, MAX_TASKS, root) > MAX_TASKS:
+                break
+            tasks = _deepen(tasks)
+            depth += 1
+    else:
+        for _ in range(depth):
+            tasks = _deepen(tasks)
+    tasks.sort(key=sharing_order)
+    return depth, tasks
+
+
+def check_border_split(n: int) -> None:
+    """Refuse, before any work, a split of a board whose canonical borders alone
+    pass MAX_TASKS (n > BORDERS_MAX_N): no such count could finish anyway."""
+    if n > BORDERS_MAX_N:
+        raise ValueError(
+            f"a split of the n = {n} board (for a journal, a progress bar, a depth or "
+            f"map-like workers) would make over {MAX_TASKS:,} tasks, its borders alone; "
+            "a count of this size cannot finish anyway"
+        )
+
+
+def runs(tasks: Sequence[AnyTask]) -> list[int]:
+    """Where each run of tasks that can share the core's table begins: a
+    thread takes a run at a time (a quadrant task is a run of row sets)."""
+    if tasks and isinstance(tasks[0], QuadrantTask):
+        return list(range(len(tasks)))
+    keys = [sharing_order(task)[0] for task in tasks if isinstance(task, Subproblem)]
+    return [i for i in range(len(tasks)) if i == 0 or keys[i] != keys[i - 1]]
+
+
+def sharing_order(task: Subproblem) -> tuple[list[tuple[int, int]], list[int]]:
+    """The core counts a task's last rows from a table that depends on every
+    placed queen but the one of the last row, and keeps it for the next task
+    (per thread): tasks in this order share their tables."""
+    last = task.n - 1
+    queens = sorted(zip(task.rows, task.cols))
+    return [q for q in queens if q[0] != last], [c for r, c in queens if r == last]
+
+
+def check_depth(n: int, depth: object, root: Subproblem | None = None) -> int | None:
+    """depth as an int, or None; refused if the split (of the whole board, or of
+    root) would pass MAX_TASKS tasks (counted, not built)."""
+    if depth is None:
+        return None
+    value = as_int(depth, "depth")
+    if not 0 <= value <= n:
+        raise ValueError(f"depth must be between 0 and n ({n}), got {value}")
+    if root is None:
+        check_border_split(n)
+    if count_tasks(n, value, MAX_TASKS, root) > MAX_TASKS:
+        raise ValueError(
+            f"depth {value} would cut the n = {n} board into more than {MAX_TASKS:,} tasks: "
+            "choose a smaller depth (or leave it to the default)"
+        )
+    return value
+
+
+def count_tasks(n: int, depth: int, cap: int, root: Subproblem | None = None) -> int:
+    """The number of tasks of the split at depth, or cap + 1 once it passes cap:
+    a walk over the queens of the next rows on bitmasks, building no task."""
+    total = 0
+    full = (1 << n) - 1
+    for task in _roots(n, root):
+        cols = d1 = d2 = placed = 0
+        for r, c in zip(task.rows, task.cols):
+            cols |= 1 << c
+            d1 |= 1 << (c - r + n - 1)  # the columns it attacks in row r' are d1 >> (n-1-r')
+            d2 |= 1 << (r + c)  # and d2 >> r'
+            placed |= 1 << r
+        stack = [(0, depth, cols, d1, d2, placed)]
+        while stack:
+            row, left, cols, d1, d2, placed = stack.pop()
+            while row < n and placed >> row & 1:
+                row += 1
+            if left == 0 or row >= n:
+                total += 1
+                if total > cap:
+                    return total
+                continue
+            free = full & ~(cols | d1 >> (n - 1 - row) | d2 >> row)
+            while free:
+                bit = free & -free
+                free ^= bit
+                c = bit.bit_length() - 1
+                stack.append(
+                    (
+                        row + 1,
+                        left - 1,
+                        cols | bit,
+                        d1 | 1 << (c - row + n - 1),
+                        d2 | 1 << (row + c),
+                        placed | 1 << row,
+                    )
+                )
+    return total
+
+
+def quadrants_apply(n: int) -> bool:
+    """Whether count(n) goes by quadrant assembly: the compiled core only (its
+    twin is slower than the row-by-row twin), for the sides it is faster on."""
+    quadrants = _select.quadrants
+    return (
+        bool(quadrants.FAST) and QUADRANTS_MIN_N <= n <= quadrants.MAX_N and n not in _ROWS_FASTER
+    )
+
+
+def quadrant_pieces(n: int) -> int:
+    """How many tasks a split by quadrants makes: a function of n alone, so that a
+    journal resumes it with any workers."""
+    return int(max(4096, 10 ** min(5, n - 15)))
+
+
+def subproblems(n: int, *, depth: int | None = None) -> list[AnyTask]:
+    """Cut count(n) into independent tasks: their weighted counts add up to count(n).
+
+    Where count(n) goes by quadrant assembly (the compiled core, n = 12 and
+    14 to 23) and depth is None, the tasks are QuadrantTasks: ranges of the
+    row sets of one cross, about 4,096 of them up to n = 18, 10**4 at 19 and
+    10**5 from 20 on.  Otherwise each task places the border queens (those of
+    the top and bottom rows and of the left and right columns) in one of
+    their canonical forms under the 8 symmetries, weighted by how many forms
+    it stands for, and then the queens of ``depth`` more rows below the top,
+    for finer tasks; with depth None, the depth is chosen from n, and never
+    makes more than MAX_TASKS tasks.  Count one with count_subproblem(),
+    anywhere: both kinds are picklable.
+
+    >>> tasks = subproblems(8, depth=0)
+    >>> len(tasks), sum(count_subproblem(t) for t in tasks)
+    (78, 92)
+    """
+    n = check_n(n)
+    depth = check_depth(n, depth)
+    if depth is None and quadrants_apply(n):
+        return list(_assembly.split(n, quadrant_pieces(n)))
+    return list(split(n, depth, 1)[1])
+
+
+def count_subproblem(task: AnyTask) -> int:
+    """The weighted number of solutions that complete one subproblem.
+
+    ``task`` is a Subproblem, or a plain tuple (n, weight, rows, cols), checked
+    like one, or a QuadrantTask.  Placed queens that attack each other have no
+    completion: 0.  A process keeps the quadrant table of the last n it counted
+    a QuadrantTask of, for the next ones (a table of placements, never a count).
+
+    >>> count_subproblem(Subproblem(6, 1, rows=(0,), cols=(1,)))  # row 0's queen in column 1
+    1
+    >>> count_subproblem((8, 2, (0,), (0,)))  # twice the 4 solutions with a queen at (0, 0)
+    8
+    """
+    return count_run([as_task(task)], bytearray(1))[0]
+
+
+def as_task(task: Any) -> AnyTask:
+    """task checked again as a Subproblem or a QuadrantTask (one made by
+    tuple.__new__ skipped the checks)."""
+    if isinstance(task, QuadrantTask):
+        return QuadrantTask(*task)
+    if not isinstance(task, tuple) or len(task) != 4:
+        raise TypeError(
+            f"task must be a Subproblem or a tuple (n, weight, rows, cols), "
+            f"not {type(task).__name__}"
+            + (f" of length {len(task)}" if isinstance(task, tuple) else "")
+        )
+    return Subproblem(*task)
+
+
+def task_bound(task: AnyTask) -> int:
+    """The most that a task's weighted count can be: a bound from the split alone,
+    that any right count keeps (a worker's count above it is wrong).
+
+    A subproblem with k queens placed completes in at most (n - k)! ways (one
+    queen per free row, in distinct free columns), each counted `weight` times.
+    A quadrant task's row set holds at most h! placements on each half (h the
+    quadrant's side), so at most (h!)**2 pairs; the quadrant method counts a
+    pair for its images under the symmetries, at most 8 (taken as 8 * 8 here,
+    loose on purpose), each `weight` times (the cross's orbit).
+    """
+    if isinstance(task, QuadrantTask):
+        pairs = math.factorial(task.n // 2) ** 2
+        return task.weight * _SYMMETRIES**2 * (task.end - task.first) * pairs
+    return task.weight * math.factorial(task.n - len(task.rows))
+
+
+def count_run(
+    tasks: Sequence[AnyTask],
+    stop: bytearray,
+    quarter: Any = None,
+    kept: threading.local | None = None,
+) -> list[int]:
+    """The weighted counts of neighbouring tasks, in one call to the core.
+
+    ``quarter`` and ``kept``: the quadrant table to count quadrant tasks with
+    and where each thread keeps its working memory (count() passes its own);
+    None takes the process's (_assembly.kept_quarter)."""
+    if tasks and isinstance(tasks[0], QuadrantTask):
+        return _assembly.count_run(tasks, stop, quarter, kept)  # type: ignore[arg-type]
+    core = _select.core
+    # each thread keeps the core's last table for its next tasks
+    tables = getattr(_kept, "tables", None)
+    if tables is None or tables[0] is not core:
+        tables = _kept.tables = (core, core.Tables())
+    found = core.count_each(tasks, stop, tables[1])
+    return [task.weight * int(count) for task, count in zip(tasks, found)]
+
+
+_kept = threading.local()
