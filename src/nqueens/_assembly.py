@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
@@ -223,10 +224,8 @@ def build(n: int, seconds: float | None = None) -> Any:
     except BaseException:
         stop[0] = 1
         while helper.is_alive():  # it stops within moments; a second Ctrl-C waits too
-            try:
+            with contextlib.suppress(KeyboardInterrupt):
                 helper.join()
-            except KeyboardInterrupt:
-                pass
         raise
     if isinstance(built[0], BaseException):
         raise built[0]
