@@ -262,6 +262,21 @@ class _Count:
             return False
         return True
 
+    def _here(self) -> bool:
+        """Build this call's table for the checks of a map-like's results; False, with
+        a warning, where it finds no memory (the workers build their own)."""
+        try:
+            self.quarter = self.quarter or _assembly.build(self.n)
+        except MemoryError:
+            warnings.warn(
+                f"nqueens: not enough memory here for the quadrant table of n = {self.n}; "
+                "the workers' results are checked through the workers only",
+                RuntimeWarning,
+                stacklevel=5,
+            )
+            return False
+        return True
+
     def count_run(self, tasks: Sequence[AnyTask], stop: bytearray) -> list[int]:
         return count_run(tasks, stop, self.quarter, self.kept)
 
@@ -365,7 +380,7 @@ class _Count:
                 yield Finished(pending[k], value, here, False, _version.__version__)
             return
         local: Callable[[Unit], list[int]] | None = self.local
-        if tasks and isinstance(tasks[0], _assembly.QuadrantTask) and not self._table(False):
+        if tasks and isinstance(tasks[0], _assembly.QuadrantTask) and not self._here():
             local = None  # no table here: every check goes through the executor
         yield from _executors.results(pool, tasks, pending, self.verify, local, random.Random())
 

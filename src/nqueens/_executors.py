@@ -14,11 +14,12 @@ it counted, echoed.  Nothing a worker returns is taken on trust:
   at most the task's bound from the split (``_tasks.task_bound``);
 - a share ``verify`` of the units, chosen at random per call of count(),
   and never fewer than MIN_CHECKS, is counted twice: LOCAL_CHECKS of them
-  in this process (the first, from the first call, before any result is
-  handed on, so that an executor wrong on every unit commits nothing), the
-  rest through the executor again (so that the second count usually lands
-  on another worker).  Two counts that differ raise ExecutorError naming
-  the task and both counts.
+  in this process, the rest through the executor again (so that the second
+  count usually lands on another worker).  Before that, the units of the
+  first call are counted here as they arrive until one that has a solution
+  agrees, and no result is handed on before, so that an executor wrong on
+  every unit commits nothing.  Two counts that differ raise ExecutorError
+  naming the task and both counts.
 
 Any refusal raises ExecutorError; count() then keeps nothing unverified of
 that call in its journal.
@@ -41,9 +42,6 @@ BATCHES = 64
 MIN_CHECKS = 4
 # of those, counted again in the calling process
 LOCAL_CHECKS = 2
-# the first of them is from the first call, and holds every result back until it
-# agrees; a unit without a solution proves little, so up to this many are tried
-GATE_TRIES = 4
 VERIFY_DEFAULT = 0.02
 """The share of units count() counts twice by default (see count's ``verify``)."""
 
@@ -119,14 +117,15 @@ def choose_checks(
     plan: Sequence[Sequence[int]], verify: float, rng: random.Random
 ) -> tuple[set[int], set[int], list[int]]:
     """(units counted twice through the executor, units counted again here, and the
-    gate: up to GATE_TRIES units of the first call, counted here until one of
-    them has a solution): a share `verify` of all units, MIN_CHECKS at least."""
+    gate: the units of the first call, counted here as they come until one with a
+    solution agrees, before any result is kept; a unit without a solution proves
+    little): a share `verify` of all units, MIN_CHECKS at least, besides the gate."""
     everything = [u for call in plan for u in call]
     if verify <= 0 or not everything:
         return set(), set(), []
     wanted = max(round(verify * len(everything)), min(MIN_CHECKS, len(everything)))
-    gate = rng.sample(list(plan[0]), min(GATE_TRIES, len(plan[0])))
-    rest = [u for u in everything if u not in gate]
+    gate = list(plan[0])
+    rest = [u for u in everything if u not in set(gate)]
     chosen = rng.sample(rest, min(len(rest), max(0, wanted - 1)))
     return set(chosen[LOCAL_CHECKS - 1 :]), set(chosen[: LOCAL_CHECKS - 1]), gate
 

@@ -38,6 +38,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from ._output import leads_into_proc
 from ._version import __version__
 
 try:
@@ -119,25 +120,6 @@ def check_path(path: object) -> str:
     if not stat.S_ISREG(info.st_mode):
         raise JournalError(f"{name} is not a regular file (a device, pipe or socket)")
     return name
-
-
-def leads_into_proc(name: str) -> bool:
-    """Whether a path is, or passes through a link to, /proc: /dev/stdout leads to a
-    process's descriptor there, and whatever file that descriptor holds."""
-    path = os.path.abspath(name)
-    for _ in range(40):  # the kernel's own limit on links followed
-        parts = path.split(os.sep)
-        for i in range(2, len(parts) + 1):
-            prefix = os.sep.join(parts[:i])
-            if prefix == "/proc":
-                return True
-            if os.path.islink(prefix):
-                target = os.path.join(os.path.dirname(prefix), os.readlink(prefix))
-                path = os.path.normpath(os.path.join(target, *parts[i:]))
-                break
-        else:
-            return False
-    return True
 
 
 class Journal:

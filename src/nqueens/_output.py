@@ -46,3 +46,22 @@ def write_atomically(path: str, content: Content | Callable[[str], None]) -> Non
 def _remove(path: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(path)
+
+
+def leads_into_proc(name: str) -> bool:
+    """Whether a path is, or passes through a link to, /proc: /dev/stdout leads to a
+    process's descriptor there, and whatever file that descriptor holds."""
+    path = os.path.abspath(name)
+    for _ in range(40):  # the kernel's own limit on links followed
+        parts = path.split(os.sep)
+        for i in range(2, len(parts) + 1):
+            prefix = os.sep.join(parts[:i])
+            if prefix == "/proc":
+                return True
+            if os.path.islink(prefix):
+                target = os.path.join(os.path.dirname(prefix), os.readlink(prefix))
+                path = os.path.normpath(os.path.join(target, *parts[i:]))
+                break
+        else:
+            return False
+    return True

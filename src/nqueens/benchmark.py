@@ -25,6 +25,7 @@ import operator
 import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any, Callable, NamedTuple, TextIO
@@ -33,6 +34,7 @@ from . import _bitsolver_py
 from ._baseline import BaselineUnavailable, build_temporary
 from ._counting import INLINE_MAX_N, count
 from ._oeis import A000170
+from ._output import leads_into_proc
 from ._select import IMPLEMENTATION
 from ._validate import available_cores
 from .reference import SOLVERS
@@ -455,8 +457,23 @@ def describe_briefly(facts: dict[str, Any]) -> str:
 
 
 def check_out_dir(out_dir: str, option: str = "--out") -> None:
-    """Raise ValueError unless out_dir is a writable directory."""
+    """Raise ValueError unless out_dir is a directory where a file can be made: one
+    is made and removed (root passes every permission check, /proc too)."""
     if not os.path.isdir(out_dir):
         raise ValueError(f"{option} {out_dir!r} is not a directory")
-    if not os.access(out_dir, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {out_dir!r} is not writable")
+    if leads_into_proc(out_dir):
+        raise ValueError(f"{option} {out_dir!r} is not writable (it leads into /proc)")
+    try:
+        handle, probe = tempfile.mkstemp(dir=out_dir, prefix=".nqueens-")
+    except OSError:
+        raise ValueError(f"{option} {out_dir!r} is not writable") from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+def check_out_file(path: str, option: str) -> None:
+    """Raise ValueError unless path names a regular file, or nothing yet, in a folder
+    where a file can be made (a FIFO or a device would be replaced, or block)."""
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise ValueError(f"{option} {path!r} is not a regular file")
+    check_out_dir(os.path.dirname(os.path.abspath(path)), option)

@@ -275,6 +275,8 @@ def _check_bench(args: argparse.Namespace) -> None:
         raise ValueError("--compare takes OLD.json, or OLD.json NEW.json")
     compare = args.compare or []
     for path in compare:
+        if not os.path.isfile(path):  # a FIFO would block the read
+            raise ValueError(f"--compare {path!r} is not a regular file")
         _bench_report.load(path)
     if len(compare) == 2:
         extra = [o for o in ("only", "skip", "against", "json") if getattr(args, o)]
@@ -283,7 +285,7 @@ def _check_bench(args: argparse.Namespace) -> None:
     if args.out is not None:
         benchmark.check_out_dir(args.out)
     if args.json is not None:
-        benchmark.check_out_dir(os.path.dirname(os.path.abspath(args.json)), "--json")
+        benchmark.check_out_file(args.json, "--json")
     yours = [benchmark.load_against(spec) for spec in args.against or []]
     known = [*benchmark.OWN_KEYS, *(impl.key for impl in yours)]
     benchmark.check_names(args.only, known, "--only")
