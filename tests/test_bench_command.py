@@ -236,10 +236,13 @@ def test_a_file_that_is_not_a_report_is_refused(tmp_path):
 
 
 def test_unwritable_out_dir_is_refused(tmp_path, monkeypatch, capsys):
-    # root may write anywhere, so the permission check itself is made to say no
+    # root may write anywhere, so making the probe file is made to fail
     from nqueens import cli
 
-    monkeypatch.setattr("os.access", lambda path, mode: False)
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("tempfile.mkstemp", refused)
     assert cli.main(["bench", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.splitlines() == [f"nqueens bench: --out {str(tmp_path)!r} is not writable"]

@@ -275,7 +275,7 @@ def _check_bench(args: argparse.Namespace) -> None:
         raise ValueError("--compare takes OLD.json, or OLD.json NEW.json")
     compare = args.compare or []
     for path in compare:
-        if not os.path.isfile(path):  # a FIFO would block the read
+        if os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the read
             raise ValueError(f"--compare {path!r} is not a regular file")
         _bench_report.load(path)
     if len(compare) == 2:
