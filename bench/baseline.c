@@ -1,1 +1,1 @@
-../src/nqueens/_baseline.c
+../src/nqueens/benchmark/_baseline.c

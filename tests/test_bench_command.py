@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from nqueens import _bench_report, _machine, benchmark
-from nqueens._baseline import BaselineUnavailable, build, compiler
+from nqueens import benchmark
 from nqueens._oeis import A000170
 from nqueens._select import IMPLEMENTATION
-from nqueens.benchmark import Timing
+from nqueens.benchmark import Timing, _machine
+from nqueens.benchmark import _report as _bench_report
+from nqueens.benchmark._baseline import BaselineUnavailable, build, compiler
 
 
 def bench(*args, block_matplotlib=False, cwd=None):

@@ -522,7 +522,7 @@ def test_one_table_per_process_shared_by_its_threads(native_core, monkeypatch, t
 @pytest.mark.native
 def test_under_a_memory_limit_n_22_falls_back_instead_of_failing():
     # the adversary's reproducer: ulimit -v 300000, count(22, workers=2) and estimate 22
-    limit = "ulimit -v 600000; "
+    limit = "ulimit -v 300000; "
     est = subprocess.run(
         ["bash", "-c", limit + f"{sys.executable} -m nqueens estimate 22 --budget 1"],
         capture_output=True,
@@ -572,15 +572,17 @@ def test_big_estimates_show_no_float_noise():
 
 
 def test_the_warning_before_a_long_count_says_whether_it_was_paced(monkeypatch, capsys):
-    from nqueens import cli as command
+    from nqueens import _estimate
+    from nqueens.cli import _commands, build_parser
 
     unpaced = nqueens.Estimate(22, 2.7e12, 1e11, 4e6, 1e5, 1, 100, False)
-    monkeypatch.setattr(command, "estimate", lambda *a, **k: unpaced)
-    command._say_how_long(command.build_parser().parse_args(["count", "22"]))
+    args = build_parser().parse_args(["count", "22"])
+    monkeypatch.setattr(_estimate, "estimate", lambda *a, **k: unpaced)
+    _commands._say_how_long(args)
     err = capsys.readouterr().err
     assert "overstatement" in err and "--budget" in err
-    monkeypatch.setattr(command, "estimate", lambda *a, **k: unpaced._replace(paced=True))
-    command._say_how_long(command.build_parser().parse_args(["count", "22"]))
+    monkeypatch.setattr(_estimate, "estimate", lambda *a, **k: unpaced._replace(paced=True))
+    _commands._say_how_long(args)
     assert "overstatement" not in capsys.readouterr().err
 
 

@@ -14,7 +14,7 @@ from ._enumerating import solutions
 from ._estimate import Estimate, estimate
 from ._executors import ExecutorError
 from ._journal import JournalError
-from ._random import random_solution
+from ._random_solution import random_solution
 from ._render import SVG_MAX_N, SVG_MAX_SIZE, render, render_lines, to_svg
 from ._select import IMPLEMENTATION
 from ._tasks import Subproblem, count_subproblem, subproblems

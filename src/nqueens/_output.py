@@ -65,3 +65,26 @@ def leads_into_proc(name: str) -> bool:
         else:
             return False
     return True
+
+
+def check_out_dir(out_dir: str, option: str = "--out") -> None:
+    """Raise ValueError unless out_dir is a directory where a file can be made: one
+    is made and removed (root passes every permission check, /proc too)."""
+    if not os.path.isdir(out_dir):
+        raise ValueError(f"{option} {out_dir!r} is not a directory")
+    if leads_into_proc(out_dir):
+        raise ValueError(f"{option} {out_dir!r} is not writable (it leads into /proc)")
+    try:
+        handle, probe = tempfile.mkstemp(dir=out_dir, prefix=".nqueens-")
+    except OSError:
+        raise ValueError(f"{option} {out_dir!r} is not writable") from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+def check_out_file(path: str, option: str) -> None:
+    """Raise ValueError unless path names a regular file, or nothing yet, in a folder
+    where a file can be made (a FIFO or a device would be replaced, or block)."""
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise ValueError(f"{option} {path!r} is not a regular file")
+    check_out_dir(os.path.dirname(os.path.abspath(path)), option)

@@ -38,7 +38,7 @@ def build(directory: str) -> Callable[[int], int]:
     source = os.path.join(directory, "baseline.c")
     library = os.path.join(directory, "libnqueens_baseline.so")
     with open(source, "w") as out:
-        out.write(resources.files("nqueens").joinpath("_baseline.c").read_text())
+        out.write(resources.files("nqueens.benchmark").joinpath("_baseline.c").read_text())
     result = subprocess.run(
         [cc, "-O3", "-shared", "-fPIC", "-o", library, source], capture_output=True, text=True
     )

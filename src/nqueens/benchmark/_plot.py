@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ._output import write_atomically
-from .benchmark import BITMASK, CORE, PLAIN_C, REFERENCE, THREADS, TWIN, YOURS, Timing
+from .._output import write_atomically
+from ._timings import BITMASK, CORE, PLAIN_C, REFERENCE, THREADS, TWIN, YOURS, Timing
 
 # strong and distinct (Okabe-Ito), by kind of implementation
 _COLOURS = {

@@ -19,9 +19,9 @@ import math
 from collections.abc import Sequence
 from typing import Any, Callable
 
+from .._oeis import A000170
 from ._machine import describe
-from ._oeis import A000170
-from .benchmark import BITMASK, CORE, KINDS, PLAIN_C, THREADS, TWIN, WIDE_SPREAD, Dropped, Timing
+from ._timings import BITMASK, CORE, KINDS, PLAIN_C, THREADS, TWIN, WIDE_SPREAD, Dropped, Timing
 
 FORMAT = "nqueens-bench"
 FORMAT_VERSION = 1

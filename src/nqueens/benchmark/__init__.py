@@ -23,23 +23,76 @@ import importlib.util
 import math
 import operator
 import os
-import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any, Callable, NamedTuple, TextIO
 
-from . import _bitsolver_py
-from ._baseline import BaselineUnavailable, build_temporary
-from ._counting import INLINE_MAX_N, count
-from ._oeis import A000170
-from ._output import leads_into_proc
-from ._select import IMPLEMENTATION
-from ._validate import available_cores
-from .reference import SOLVERS
+from .._counting import INLINE_MAX_N, count
+from .._oeis import A000170
+from .._select import IMPLEMENTATION
+from .._validate import available_cores
+from ..reference import SOLVERS
+from ._timings import (
+    BITMASK,
+    CORE,
+    FIRST_N,
+    KINDS,
+    PLAIN_C,
+    REFERENCE,
+    THREADS,
+    TWIN,
+    WIDE_SPREAD,
+    YOURS,
+    Dropped,
+    Implementation,
+    Timing,
+)
 
-FIRST_N = 4
+__all__ = [
+    "BITMASK",
+    "CHECK_MAX_N",
+    "CORE",
+    "DEFAULT_BUDGET",
+    "DEFAULT_MAX_N",
+    "DEFAULT_RUNS",
+    "FIRST_N",
+    "INTERRUPTED",
+    "JSON_NAME",
+    "KINDS",
+    "MARKDOWN_NAME",
+    "MAX_RUNS",
+    "MIN_RUNS",
+    "OWN_KEYS",
+    "PLAIN_C",
+    "PLOT_NAME",
+    "QUICK_BUDGET",
+    "QUICK_MAX_N",
+    "REFERENCE",
+    "SAMPLE_SLICE",
+    "SLOW_RUN",
+    "THREADS",
+    "THREADS_MIN_N",
+    "TWIN",
+    "WIDE_SPREAD",
+    "YOURS",
+    "Dropped",
+    "Implementation",
+    "Options",
+    "Timing",
+    "admit",
+    "check_names",
+    "chosen",
+    "describe_briefly",
+    "implementations",
+    "load_against",
+    "measure",
+    "run",
+    "select",
+    "time_one",
+    "warnings_for",
+]
+
 DEFAULT_MAX_N = 16
 # plain C needs about 3 s at n = 16 here: the default budget lets it reach the
 # size the README quotes (a default run takes about two and a half minutes here)
@@ -51,66 +104,12 @@ MAX_RUNS = 1000
 MIN_RUNS = 3
 SLOW_RUN = 1.0  # seconds: a run this long is repeated MIN_RUNS times only
 SAMPLE_SLICE = 0.02  # seconds: a faster call is looped until a batch takes this long
-WIDE_SPREAD = 1.3  # max/min above this marks a figure as unsteady
 INTERRUPTED = "the run was interrupted (Ctrl-C)"
 CHECK_MAX_N = 8  # a solver from --against is checked on n = 4..8 before it is timed
 
-# what each row is, for the colours of the plot and the headline ratios
-CORE, THREADS, PLAIN_C, TWIN, BITMASK, REFERENCE, YOURS = (
-    "core",
-    "threads",
-    "c",
-    "twin",
-    "bitmask",
-    "reference",
-    "yours",
-)
-KINDS = (CORE, THREADS, PLAIN_C, BITMASK, TWIN, REFERENCE, YOURS)  # the report's order
 OWN_KEYS = ("core", "core-threads", "plain-c", "twin", *SOLVERS)
 # below this size count() runs in one thread whatever it is given
 THREADS_MIN_N = INLINE_MAX_N + 1
-
-
-class Implementation(NamedTuple):
-    key: str  # the name --only and --skip take, and the JSON keeps
-    label: str
-    count: Callable[[int], int]
-    kind: str
-    min_n: int = FIRST_N
-
-
-class Timing(NamedTuple):
-    """One implementation at one n: seconds per call, one figure per run."""
-
-    key: str
-    label: str
-    kind: str
-    n: int
-    solutions: int
-    loops: int
-    samples: tuple[float, ...]
-
-    @property
-    def median(self) -> float:
-        return float(statistics.median(self.samples))
-
-    @property
-    def low(self) -> float:
-        return min(self.samples)
-
-    @property
-    def high(self) -> float:
-        return max(self.samples)
-
-    @property
-    def wide(self) -> bool:
-        """Whether the runs disagree by more than WIDE_SPREAD (max/min)."""
-        return self.high > WIDE_SPREAD * self.low
-
-
-class Dropped(NamedTuple):
-    key: str
-    reason: str
 
 
 def implementations(log: TextIO | None, keys: Sequence[str] | None = None) -> list[Implementation]:
@@ -119,6 +118,10 @@ def implementations(log: TextIO | None, keys: Sequence[str] | None = None) -> li
 
     def wanted(key: str) -> bool:
         return keys is None or key in keys
+
+    # the C compiler's wrapper and the twin are loaded here, not with the package
+    from .. import _bitsolver_py
+    from ._baseline import BaselineUnavailable, build_temporary
 
     threads = available_cores()
     found = [Implementation("core", f"core ({IMPLEMENTATION}, 1 thread)", count, CORE)]
@@ -373,9 +376,9 @@ class Options(NamedTuple):
 
 def run(options: Options, stdout: TextIO, log: TextIO) -> None:
     """The whole command: measure, print the report, write its files, compare."""
-    from . import _bench_report as report
+    from .._output import write_atomically
+    from . import _report as report
     from ._machine import busy, context, load_average
-    from ._output import write_atomically
 
     if len(options.compare) == 2:  # two saved runs: compare them, time nothing
         (_, old), (_, new) = report.load(options.compare[0]), report.load(options.compare[1])
@@ -430,8 +433,8 @@ def _write_files(
     facts: dict[str, Any],
     log: TextIO,
 ) -> None:
-    from ._output import write_atomically
-    from ._version import DISTRIBUTION, __version__
+    from .._output import write_atomically
+    from .._version import DISTRIBUTION, __version__
 
     write_atomically(os.path.join(out_dir, MARKDOWN_NAME), text)
     write_atomically(os.path.join(out_dir, JSON_NAME), data)
@@ -441,7 +444,7 @@ def _write_files(
     except ImportError:
         _say(log, f"no plot: matplotlib is not installed (pip install '{DISTRIBUTION}[plot]')")
         return
-    from ._bench_plot import plot
+    from ._plot import plot
 
     path = os.path.join(out_dir, PLOT_NAME)
     plot(timings, path, f"nqueens {__version__}: {facts['cpu']}, {facts['python']}")
@@ -454,26 +457,3 @@ def describe_briefly(facts: dict[str, Any]) -> str:
         f"{facts['cpu']}, {facts['cores']} cores; {facts['python']}; {facts['package']} "
         f"({facts['core']} core, {facts['compiler']} {facts['cflags']})".rstrip()
     )
-
-
-def check_out_dir(out_dir: str, option: str = "--out") -> None:
-    """Raise ValueError unless out_dir is a directory where a file can be made: one
-    is made and removed (root passes every permission check, /proc too)."""
-    if not os.path.isdir(out_dir):
-        raise ValueError(f"{option} {out_dir!r} is not a directory")
-    if leads_into_proc(out_dir):
-        raise ValueError(f"{option} {out_dir!r} is not writable (it leads into /proc)")
-    try:
-        handle, probe = tempfile.mkstemp(dir=out_dir, prefix=".nqueens-")
-    except OSError:
-        raise ValueError(f"{option} {out_dir!r} is not writable") from None
-    os.close(handle)
-    os.unlink(probe)
-
-
-def check_out_file(path: str, option: str) -> None:
-    """Raise ValueError unless path names a regular file, or nothing yet, in a folder
-    where a file can be made (a FIFO or a device would be replaced, or block)."""
-    if os.path.lexists(path) and not os.path.isfile(path):
-        raise ValueError(f"{option} {path!r} is not a regular file")
-    check_out_dir(os.path.dirname(os.path.abspath(path)), option)

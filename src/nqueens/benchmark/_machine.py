@@ -18,9 +18,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ._select import IMPLEMENTATION, core
-from ._validate import available_cores
-from ._version import DISTRIBUTION, __version__
+from .._select import IMPLEMENTATION, core
+from .._validate import available_cores
+from .._version import DISTRIBUTION, __version__
 
 # a machine is busy when something else keeps this share of its cores running
 BUSY_SHARE = 0.5

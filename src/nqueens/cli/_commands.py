@@ -1,0 +1,211 @@
+"""The commands: each takes the parsed arguments and what its check prepared, and
+returns the exit status."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Callable
+
+from .. import _construct, _counting, _estimate
+from .._checking import attacking_pairs, conflicts
+from .._clusters import dask_map, mpi_map
+from .._counting import Workers
+from .._enumerating import solutions
+from .._output import write_atomically
+from .._random_solution import random_solution
+from .._render import render_lines, to_svg
+from .._select import IMPLEMENTATION
+from .._symmetry import canonical
+from .._tasks import BORDERS_MAX_N
+from .._validate import check_workers
+from ..reference import INFO, SOLVERS
+
+Placement = Sequence[int]
+PROGRESS_FROM_N = 16
+"""From this n on, count shows a progress bar when stderr is a terminal."""
+# from this n on, count says how long it will take when no bar is shown (a
+# count of minutes: BENCHMARKS.md)
+_ESTIMATE_FROM_N = 19
+_LARGEST_EVER_COUNTED = 27
+# the attacking pairs that verify lists before it only counts the rest
+_PAIRS_SHOWN = 20
+
+
+def _write(chunks: Iterable[str]) -> None:
+    out = sys.stdout
+    for chunk in chunks:
+        out.write(chunk)
+    out.flush()
+
+
+def _formatter(args: argparse.Namespace) -> Callable[[Placement], Iterable[str]]:
+    # how one placement is printed, in pieces; --one-based shifts the
+    # numbers, not the boards; a text board goes a row at a time, so that a
+    # board of a million rows needs memory for one row, not for n**2 squares
+    shift = 1 if args.one_based else 0
+    if args.format == "json":
+        return lambda p: (json.dumps([c + shift for c in p]) + "\n",)
+    if args.format == "csv":
+        return lambda p: (",".join(str(c + shift) for c in p) + "\n",)
+    if args.format == "svg":
+        return lambda p: (to_svg(p),)
+    style = args.style
+    return lambda p: itertools.chain((line + "\n" for line in render_lines(p, style)), "\n")
+
+
+def _emit(args: argparse.Namespace, found: Iterable[Placement]) -> int:
+    """Print (or write to files) each placement; return how many there were."""
+    shown = 0
+    if args.format == "svg" and getattr(args, "out", None):
+        for shown, placement in enumerate(found, 1):
+            path = os.path.join(args.out, f"nqueens-{len(placement)}-{shown:06d}.svg")
+            write_atomically(path, to_svg(placement))
+        return shown
+    fmt = _formatter(args)
+
+    def pieces() -> Iterator[str]:
+        nonlocal shown
+        for placement in found:
+            shown += 1
+            yield from fmt(placement)
+
+    _write(pieces())
+    return shown
+
+
+def _reference(name: str, n: int, unique: bool) -> Iterator[tuple[int, ...]]:
+    found = SOLVERS[name](n)
+    if unique:
+        # the reference solvers know no symmetry: keep each class's smallest image
+        return iter(sorted({canonical(p) for p in found}))
+    return found
+
+
+def count(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
+    if args.solver is None:
+        progress = args.progress
+        if progress is None:  # a bar when someone watches a count that takes a while
+            progress = sys.stderr.isatty() and PROGRESS_FROM_N <= args.n <= BORDERS_MAX_N
+        if not progress and args.n >= _ESTIMATE_FROM_N and not (args.dask or args.mpi):
+            _say_how_long(args)
+        executor: contextlib.AbstractContextManager[Workers] = contextlib.nullcontext(args.workers)
+        if args.dask is not None:
+            executor = dask_map(args.dask)
+        elif args.mpi:
+            executor = mpi_map()
+        with executor as workers:
+            total = _counting.count(
+                args.n,
+                unique=args.unique,
+                workers=workers,
+                journal=args.journal,
+                progress=progress,
+                depth=args.depth,
+                placed=placed,
+                verify=args.verify,
+            )
+    else:
+        total = sum(1 for _ in _reference(args.solver, args.n, args.unique))
+    print(total, flush=True)
+    return 0
+
+
+def _say_how_long(args: argparse.Namespace) -> None:
+    # one line before a count of more than a minute, when no bar shows progress
+    threads = check_workers(args.workers)
+    if not isinstance(threads, int):
+        return
+    if args.n > _LARGEST_EVER_COUNTED:
+        print(
+            f"nqueens: N = {args.n} is beyond every count ever made (the largest, "
+            f"N = {_LARGEST_EVER_COUNTED}, "
+            "took a year of specialised hardware in 2016): this count will not finish",
+            file=sys.stderr,
+            flush=True,
+        )
+        return
+    took = _estimate.estimate(args.n, unique=args.unique, workers=threads, budget=0.5)
+    if took.seconds >= 60:
+        how = (
+            "estimated from random probes and the core's pace"
+            if took.paced
+            else "from random probes alone, an overstatement: 'nqueens estimate "
+            f"{args.n} --budget 20' measures the pace"
+        )
+        print(
+            f"nqueens: counting N = {args.n} will take about {_estimate.describe(took.seconds)} on "
+            f"{threads} thread{'s' if threads > 1 else ''} here ({how}; --progress shows a bar)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def estimate(args: argparse.Namespace) -> int:
+    found = _estimate.estimate(
+        args.n, unique=args.unique, workers=args.workers, budget=args.budget, seed=args.seed
+    )
+    print(found)
+    return 0
+
+
+def solve(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
+    if args.solver is None:
+        found: Iterable[Placement] = solutions(
+            args.n, unique=args.unique, limit=args.limit, placed=placed
+        )
+    else:
+        found = itertools.islice(_reference(args.solver, args.n, args.unique), args.limit)
+    if _emit(args, found) == 0 and args.limit != 0:
+        print(f"nqueens solve: no solutions for N = {args.n}", file=sys.stderr)
+    return 0
+
+
+def construct(args: argparse.Namespace) -> int:
+    _emit(args, [_construct.construct(args.n)])
+    return 0
+
+
+def random(args: argparse.Namespace) -> int:
+    _emit(args, [random_solution(args.n, seed=args.seed)])
+    return 0
+
+
+def verify(args: argparse.Namespace, placement: list[int]) -> int:
+    # the verdict stands even if the reader goes away before it is printed
+    shift = 1 if args.one_based else 0
+    total = attacking_pairs(placement)
+    args.verdict = 1 if total else 0
+    if not total:
+        print("valid")
+        return 0
+    print(f"invalid: {total} attacking pair{'s' if total > 1 else ''}")
+    for pair in conflicts(placement, limit=_PAIRS_SHOWN):
+        print(f"rows {pair.row1 + shift} and {pair.row2 + shift}: same {pair.kind}")
+    if total > _PAIRS_SHOWN:
+        print(f"... and {total - _PAIRS_SHOWN} more")
+    return 1
+
+
+def solvers(args: argparse.Namespace) -> int:
+    width = max(map(len, SOLVERS))
+    lines = [
+        f"{'core':<{width}}  the compiled cores, the default ({IMPLEMENTATION}): quadrant "
+        "assembly for counts from n = 12, the bitmask search otherwise\n"
+    ]
+    for name, info in INFO.items():
+        lines.append(f"{name:<{width}}  {info.speed}; quick up to n = {info.quick_n}\n")
+    _write(lines)
+    return 0
+
+
+def bench(args: argparse.Namespace, options: Any) -> int:
+    from .. import benchmark  # the timing stack, for this command alone
+
+    benchmark.run(options, sys.stdout, sys.stderr)
+    return 0

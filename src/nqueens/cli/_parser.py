@@ -1,0 +1,311 @@
+"""The parser: one function per subcommand, each attaching its check and its command."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, NoReturn
+
+from .. import benchmark as settings
+from .._clusters import MPI_LAUNCH
+from .._executors import VERIFY_DEFAULT
+from .._render import STYLES
+from .._version import __version__
+from ..reference import SOLVERS
+from . import _checks as checks
+from . import _commands as run
+from ._errors import UsageError
+
+FORMATS = ("text", "json", "csv", "svg")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the whole command line."""
+    parser = _Parser(
+        prog="nqueens",
+        description="Count, list, construct and check solutions of the n-queens problem.",
+    )
+    parser.add_argument("--version", action="version", version=f"nqueens {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in (_count, _estimate, _solve, _construct, _random, _verify, _solvers, _bench):
+        add(commands)
+    return parser
+
+
+def command(
+    commands: Any, name: str, summary: str, description: str | None = None
+) -> argparse.ArgumentParser:
+    sub: argparse.ArgumentParser = commands.add_parser(
+        name, help=summary, description=description or summary
+    )
+    return sub
+
+
+def _board(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("n", metavar="N", type=int, help="the side of the board (0..64)")
+    sub.add_argument(
+        "--unique", action="store_true", help="one per class of rotations and reflections"
+    )
+    sub.add_argument(
+        "--solver",
+        choices=list(SOLVERS),
+        metavar="NAME",
+        help="a pure-Python reference solver instead of the core (see: nqueens solvers)",
+    )
+    sub.add_argument(
+        "--place",
+        action="append",
+        metavar="R:C",
+        help="a queen already on the board, at row R and column C (repeatable): only the "
+        "solutions that keep them (the completion problem; some instances are hard)",
+    )
+
+
+def _add_output(sub: argparse.ArgumentParser, out: bool = False) -> None:
+    sub.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text: a board per solution; json: one array per line; csv: one row of columns "
+        "per line; svg: a drawn chessboard (default: text)",
+    )
+    sub.add_argument(
+        "--style",
+        choices=STYLES,
+        default="queens",
+        help="the look of text boards: queens (Q and .), binary (1 and 0), stars (* and 0), "
+        "numbered (a queen shows its row from 1), unicode (♛ on □■) (default: queens)",
+    )
+    sub.add_argument(
+        "--one-based",
+        action="store_true",
+        help="number columns from 1 in json and csv, and rows and columns of --place",
+    )
+    if out:
+        sub.add_argument(
+            "--out", metavar="DIR", help="with --format svg: write one SVG file per board here"
+        )
+
+
+def _count(commands: Any) -> None:
+    sub = command(commands, "count", "print the number of solutions")
+    _board(sub)
+    sub.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="K",
+        help="threads that search at once; -1 for one per core (default: 1)",
+    )
+    sub.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="count on a Dask cluster: its scheduler's address (tcp://host:8786), or 'local' "
+        "for one worker process per core here (needs the [dask] extra)",
+    )
+    sub.add_argument(
+        "--mpi",
+        action="store_true",
+        help=f"count on the MPI processes of this launch: {MPI_LAUNCH} (needs the [mpi] extra)",
+    )
+    sub.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="record each finished part in this SQLite file; run the same command again "
+        "after an interruption to resume",
+    )
+    sub.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: on when stderr is a terminal and N >= "
+        f"{run.PROGRESS_FROM_N})",
+    )
+    sub.add_argument(
+        "--depth",
+        type=int,
+        metavar="D",
+        help="split by the border queens, each part placing D more rows below them "
+        "(default: ranges of quadrant row sets where the quadrant core counts, else D from N)",
+    )
+    sub.add_argument(
+        "--verify",
+        type=float,
+        default=VERIFY_DEFAULT,
+        metavar="SHARE",
+        help="with --dask or --mpi: the share of parts counted twice and compared, at least "
+        "4 of them, two here (1: every part twice; 0: none; default: "
+        f"{VERIFY_DEFAULT})",
+    )
+    sub.add_argument(
+        "--one-based", action="store_true", help="rows and columns of --place count from 1"
+    )
+    sub.set_defaults(check=checks.count, run=run.count)
+
+
+def _estimate(commands: Any) -> None:
+    sub = command(
+        commands,
+        "estimate",
+        "estimate the solutions and the time of a count, in about a second",
+        "Estimate the number of solutions and the time count would take on this machine, "
+        "from random probes of the search (Knuth's estimator, on count's own subproblems) "
+        "and the core's pace on a random sample of them, in about --budget seconds. Each "
+        "figure comes with one standard error.",
+    )
+    sub.add_argument("n", metavar="N", type=int, help="the side of the board (0..64)")
+    sub.add_argument("--unique", action="store_true", help="classes of rotations and reflections")
+    sub.add_argument(
+        "--workers", type=int, default=1, metavar="K", help="threads of the count (default: 1)"
+    )
+    sub.add_argument(
+        "--budget",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="time to spend probing and pacing (default: 1)",
+    )
+    sub.add_argument("--seed", type=int, metavar="S", help="for a repeatable estimate")
+    sub.set_defaults(check=checks.estimate, run=run.estimate)
+
+
+def _solve(commands: Any) -> None:
+    sub = command(
+        commands,
+        "solve",
+        "print the solutions",
+        "Print the solutions, in lexicographic order. On large boards that order is costly: "
+        "the first solution of N = 40 takes seconds, and more beyond. For one solution of "
+        "any size at once, use 'nqueens construct N' or 'nqueens random N'.",
+    )
+    _board(sub)
+    sub.add_argument("--limit", type=int, metavar="K", help="stop after K solutions")
+    _add_output(sub, out=True)
+    sub.set_defaults(check=checks.solve, run=run.solve)
+
+
+def _construct(commands: Any) -> None:
+    sub = command(
+        commands,
+        "construct",
+        "print one solution for any n, made by formula",
+        "Print one solution, made in O(n) by the classic explicit construction: "
+        "instant for millions of rows. N = 2 and 3 have none.",
+    )
+    sub.add_argument("n", metavar="N", type=int, help="the side of the board (1 or >= 4)")
+    sub.set_defaults(check=checks.construct, run=run.construct, seed=None)
+    _add_output(sub)
+
+
+def _random(commands: Any) -> None:
+    sub = command(
+        commands,
+        "random",
+        "print a random solution",
+        "Print a random solution, found by min-conflicts local search (listed and picked "
+        "for N <= 10). The same seed gives the same solution.",
+    )
+    sub.add_argument("n", metavar="N", type=int, help="the side of the board (1 or >= 4)")
+    sub.add_argument("--seed", type=int, metavar="S", help="make the choice reproducible")
+    sub.set_defaults(check=checks.construct, run=run.random)
+    _add_output(sub)
+
+
+def _verify(commands: Any) -> None:
+    sub = command(
+        commands,
+        "verify",
+        "check a placement and list its attacking pairs",
+        "Check a placement given as one column per row (0-based unless --one-based). "
+        "Exit 0 and print 'valid' for a solution; exit 1 and print the attacking pairs if not.",
+    )
+    sub.add_argument("columns", metavar="COLUMN", nargs="*", help="the column of each row's queen")
+    sub.add_argument("--one-based", action="store_true", help="rows and columns count from 1")
+    sub.set_defaults(check=checks.verify, run=run.verify)
+
+
+def _solvers(commands: Any) -> None:
+    sub = command(
+        commands,
+        "solvers",
+        "list the solvers that --solver takes",
+        "List the reference solvers, from the most naive to the bitmask, with their rough speed.",
+    )
+    sub.set_defaults(check=checks.nothing, run=run.solvers)
+
+
+def _bench(commands: Any) -> None:
+    sub = command(
+        commands,
+        "bench",
+        "time the core against pure Python, plain C and your own solver",
+        "Time the core (one thread, and every core from n = 14, where it starts threads), "
+        "a plain C program (where a compiler is found), the core's pure-Python twin, every "
+        "reference solver and any solver of yours, for n = 4, 5, ..., dropping each once one "
+        "size exceeds the budget. Each figure is the median of several runs, with its spread; "
+        "every count is checked against OEIS A000170. Prints a Markdown report (the machine, "
+        "warnings, headline ratios, a table of times and one of speed-ups) and writes it, "
+        f"with a JSON file of every run, to --out as {settings.MARKDOWN_NAME} and "
+        f"{settings.JSON_NAME}, with a plot ({settings.PLOT_NAME}) where matplotlib is "
+        "installed. The defaults reproduce the README's figures in a few minutes; --quick "
+        "takes under a minute.",
+    )
+    sub.add_argument(
+        "--max-n",
+        type=int,
+        metavar="N",
+        help=f"the largest board (default: {settings.DEFAULT_MAX_N}; --quick: "
+        f"{settings.QUICK_MAX_N})",
+    )
+    sub.add_argument(
+        "--budget",
+        type=float,
+        metavar="SECONDS",
+        help="drop an implementation once one size takes longer "
+        f"(default: {settings.DEFAULT_BUDGET}; --quick: {settings.QUICK_BUDGET})",
+    )
+    sub.add_argument(
+        "--runs",
+        type=int,
+        metavar="K",
+        help=f"runs per figure (default: {settings.DEFAULT_RUNS}, {settings.MIN_RUNS} where a "
+        f"run takes over {settings.SLOW_RUN:g} s; --quick: {settings.MIN_RUNS})",
+    )
+    sub.add_argument(
+        "--quick", action="store_true", help="a short run, under a minute (smaller n and budget)"
+    )
+    sub.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"where to write {settings.MARKDOWN_NAME}, {settings.JSON_NAME} and "
+        f"{settings.PLOT_NAME} (default: .)",
+    )
+    sub.add_argument("--json", metavar="FILE", help="also write the JSON report to FILE")
+    sub.add_argument(
+        "--compare",
+        nargs="+",
+        metavar="JSON",
+        help="after the run, compare it with OLD.json (new/old per implementation and n); "
+        "with OLD.json NEW.json, compare two saved runs and time nothing",
+    )
+    sub.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="time only these: core, core-threads, plain-c, twin, a reference solver's name "
+        "(see nqueens solvers) or a MODULE:FUNCTION given to --against",
+    )
+    sub.add_argument("--skip", nargs="+", metavar="NAME", help="time all but these")
+    sub.add_argument(
+        "--against",
+        action="append",
+        metavar="MODULE:FUNCTION",
+        help="time your own count(n) -> int too (repeatable); MODULE may be a dotted name "
+        "importable from here or a path to a .py file; it is checked against OEIS A000170 for "
+        "n = 4..8 first, and dropped, never timed, if it is wrong or raises",
+    )
+    sub.set_defaults(check=checks.bench, run=run.bench)
