@@ -192,7 +192,8 @@ class _TooBig(Exception):
 
 class Tables:
     """The table of the last rows that count_preset built last, kept for the
-    next call that needs the same one.  One thread's at a time."""
+    next call that needs the same one.  One thread's at a time: a second
+    thread is refused (RuntimeError) while one counts with it."""
 
     def __init__(self) -> None:
         self.upper = _Upper()
@@ -519,7 +520,7 @@ def count_solutions(n: int, stop: bytearray) -> int:
 
 
 def count_symmetric(n: int) -> tuple[int, int]:
-    """(P, R): the solutions invariant under the half turn, and under the quarter turn."""
+    """(P, R): the solutions kept by the half turn, and by the quarter turn."""
     n = _board(n)
     column = [0] * n
     used = [False] * n

@@ -134,8 +134,8 @@ cdef unsigned char _NEVER = 0
 cdef class Quarter:
     """The table of every partial placement on an h x h quadrant (h = n // 2).
 
-    Built without the GIL; a nonzero first byte of `stop` ends the build
-    early with a RuntimeError.  Read-only once built: threads may share it.
+    A nonzero first byte of `stop` ends the build early with a RuntimeError.
+    Read-only once built: threads may share it.
     """
 
     cdef _Table t
@@ -777,7 +777,9 @@ def row_sets(rows, k):
 
 cdef class Scratch:
     """One thread's working memory for count_rows on one Quarter, kept from
-    call to call (its lists grow to what the largest row set needs)."""
+    call to call (the compiled core's lists grow to what the largest row set
+    needs; the twin keeps nothing in it).  One thread's at a time: a second
+    thread is refused (RuntimeError) while one counts with it."""
 
     cdef _Work w
     cdef readonly Quarter quarter

@@ -221,7 +221,8 @@ def packed_halves(
 
 
 def count_pairs(stored: Sequence[int], items: Sequence[int], bits: Any) -> int:
-    """How many (stored, item) pairs share no bit."""
+    """How many (stored, item) pairs share no bit, as count_rows finds them
+    (one by one, bit-sliced, or in buckets by cut bits, by their numbers)."""
     bits = operator.index(bits)
     if not 1 <= bits <= 60:
         raise ValueError("bits must be between 1 and 60")
@@ -303,8 +304,10 @@ def _check_quarter(quarter: Any) -> None:
 
 
 class Scratch:
-    """One thread's working memory for count_rows on one Quarter (the core
-    keeps its lists and its south quadrants in it; here, nothing)."""
+    """One thread's working memory for count_rows on one Quarter, kept from
+    call to call (the compiled core's lists grow to what the largest row set
+    needs; the twin keeps nothing in it).  One thread's at a time: a second
+    thread is refused (RuntimeError) while one counts with it."""
 
     def __init__(self, quarter: Quarter) -> None:
         _check_quarter(quarter)
@@ -318,7 +321,8 @@ def count_rows(
 ) -> int:  # fmt: skip
     """The weighted count of the row sets ranked first..end-1 (colex order) of
     the k-subsets of `rows`, k the number of free east columns; `scratch`, this
-    thread's Scratch of this quarter, or None for a new one."""
+    thread's Scratch of this quarter, or None for a new one (one in use by
+    another thread is refused with a RuntimeError)."""
     _check_quarter(quarter)
     n, h = quarter.n, quarter.h
     rows, west, east = operator.index(rows), operator.index(west), operator.index(east)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import warnings
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ._version import DISTRIBUTION
 
@@ -40,5 +41,15 @@ def _load() -> tuple[ModuleType, ModuleType, str]:
     return _bitsolver_py, _quadrants_py, "python"
 
 
-# the row-by-row core and the quadrant core, both compiled or both twins
-core, quadrants, IMPLEMENTATION = _load()
+# the row-by-row core and the quadrant core, both compiled or both twins; mypy
+# checks every call into them against the extension's stubs (_bitsolver.pyi,
+# _quadrants.pyi), which the twins match (tests/test_core_parity.py)
+if TYPE_CHECKING:
+    from . import _bitsolver as core
+    from . import _quadrants as quadrants
+
+    IMPLEMENTATION: str
+else:
+    core, quadrants, IMPLEMENTATION = _load()
+
+__all__ = ["IMPLEMENTATION", "core", "quadrants"]

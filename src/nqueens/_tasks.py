@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple, Union, cast
 
 from . import _assembly, _select
 from ._assembly import QuadrantTask
@@ -378,13 +378,13 @@ def count_run(
     and where each thread keeps its working memory (count() passes its own);
     None takes the process's (_assembly.kept_quarter)."""
     if tasks and isinstance(tasks[0], QuadrantTask):
-        return _assembly.count_run(tasks, stop, quarter, kept)  # type: ignore[arg-type]
+        return _assembly.count_run(cast("Sequence[QuadrantTask]", tasks), stop, quarter, kept)
     core = _select.core
     # each thread keeps the core's last table for its next tasks
     tables = getattr(_kept, "tables", None)
     if tables is None or tables[0] is not core:
         tables = _kept.tables = (core, core.Tables())
-    found = core.count_each(tasks, stop, tables[1])
+    found = core.count_each(cast("Sequence[Subproblem]", tasks), stop, tables[1])
     return [task.weight * int(count) for task, count in zip(tasks, found)]
 
 
