@@ -1,9 +1,10 @@
-"""Build the one extension, nqueens._bitsolver, unless it cannot or must not be.
+"""Build the two extensions, nqueens._bitsolver and nqueens._quadrants, unless they cannot
+or must not be.
 
-NQUEENS_PUREPYTHON=1 (or an interpreter other than CPython) skips it on
-purpose.  Where it cannot be built (no working C compiler), the package is
-installed without it, with one warning, and runs on its pure-Python twin
-(markupsafe's fallback).  The extension carries no debug information unless
+NQUEENS_PUREPYTHON=1 (or an interpreter other than CPython) skips them on
+purpose.  Where they cannot be built (no working C compiler), the package is
+installed without them, with one warning, and runs on the pure-Python twins
+(markupsafe's fallback).  The extensions carry no debug information unless
 CFLAGS asks for it (-g).
 """
 
@@ -27,7 +28,7 @@ def forced_pure() -> bool:
 def warn_pure(reason: object) -> None:
     sys.stderr.write(
         f"WARNING: nqueens-count: the compiled core could not be built ({reason}); the "
-        "package is installed on its pure-Python core, 58 to 300 times slower. Install a C "
+        "package is installed on its pure-Python core, much slower. Install a C "
         "compiler and reinstall, or install a binary wheel.\n"
     )
 

@@ -297,7 +297,7 @@ def test_the_context_says_where_the_figures_come_from():
     if IMPLEMENTATION == "cython":
         assert facts["compiler"].split()[0] in ("gcc", "clang", "msvc")
         assert "-O3" in facts["cflags"] or "/O2" in facts["cflags"]
-    text = _machine.describe(facts)
+    text = _machine.facts_text(facts)
     assert facts["cpu"] in text and facts["python"] in text
 
 

@@ -470,7 +470,7 @@ def test_without_memory_here_a_map_likes_results_are_checked_through_it(monkeypa
     # the workers build their own tables: here, only the checks need one
     assert count(16, workers=map) == A000170[16]
     monkeypatch.setattr(nqueens._select.quadrants, "Quarter", no_memory)
-    monkeypatch.setattr(nqueens._assembly, "_kept_quarter", None)
+    monkeypatch.setattr(nqueens._assembly, "_process_quarter", None)
     with (
         pytest.warns(RuntimeWarning, match="checked through the workers only"),
         pytest.raises(MemoryError),  # this process is the map's worker too

@@ -47,7 +47,7 @@ class Job(NamedTuple):
     symmetric: bool
 
 
-class Task(NamedTuple):
+class RowSets(NamedTuple):
     """The row sets ranked first..end-1 of job `job`."""
 
     job: int
@@ -180,14 +180,14 @@ def row_sets(j: Job) -> int:
     return int(_select.quadrants.row_sets(j.rows, bin(j.east).count("1")))
 
 
-def tasks(n: int, pieces: int) -> list[Task]:
+def tasks(n: int, pieces: int) -> list[RowSets]:
     """The jobs' row sets cut into about `pieces` tasks of similar size."""
     found = []
     sizes = [row_sets(j) for j in _jobs(n)]
     step = max(1, sum(sizes) // max(1, pieces))
     for index, size in enumerate(sizes):
         for first in range(0, size, step):
-            found.append(Task(index, first, min(size, first + step)))
+            found.append(RowSets(index, first, min(size, first + step)))
     return found
 
 
@@ -235,22 +235,22 @@ def build(n: int, seconds: float | None = None) -> Any:
 _WAIT_SLICE = 0.05
 # the process's table for the tasks it is handed (an executor's worker counts
 # many): one at a time, the last n asked for, shared read-only by every thread
-_kept_quarter: tuple[Any, Any] | None = None
-_kept_lock = threading.Lock()
-_kept = threading.local()  # each thread's Scratch
+_process_quarter: tuple[Any, Any] | None = None
+_process_lock = threading.Lock()
+_scratch = threading.local()  # each thread's Scratch
 
 
-def kept_quarter(n: int) -> Any:
+def process_quarter(n: int) -> Any:
     """The process's quadrant table for n, built on first use and kept (one table,
     the last n asked for) for the next tasks: a table of placements, never a count."""
-    global _kept_quarter
-    with _kept_lock:
-        kept = _kept_quarter
-        if kept is not None and kept[0] is _select.quadrants and kept[1].n == n:
-            return kept[1]
-        _kept_quarter = None  # the old table goes before the new one is built
+    global _process_quarter
+    with _process_lock:
+        held = _process_quarter
+        if held is not None and held[0] is _select.quadrants and held[1].n == n:
+            return held[1]
+        _process_quarter = None  # the old table goes before the new one is built
         quarter = build(n)
-        _kept_quarter = (_select.quadrants, quarter)
+        _process_quarter = (_select.quadrants, quarter)
         return quarter
 
 
@@ -258,12 +258,12 @@ def count_run(
     run: Sequence[QuadrantTask],
     stop: bytearray,
     quarter: Any = None,
-    kept: threading.local | None = None,
+    per_thread: threading.local | None = None,
 ) -> list[int]:
     """The weighted counts of some quadrant tasks, with `quarter` (of their n) and
-    each thread's working memory in `kept` (count() passes its own, dropped with
+    each thread's working memory in `per_thread` (count() passes its own, dropped with
     it), or, for None, the process's kept table of each n in turn."""
-    home = _kept if kept is None else kept
+    home = _scratch if per_thread is None else per_thread
     found: list[int] = []
     first = 0
     while first < len(run):
@@ -271,10 +271,10 @@ def count_run(
         end = first
         while end < len(run) and run[end].n == n:
             end += 1
-        table = quarter if quarter is not None and quarter.n == n else kept_quarter(n)
+        table = quarter if quarter is not None and quarter.n == n else process_quarter(n)
         all_jobs = _jobs(n)
         for task in run[first:end]:
-            task_range = [Task(task.cross, task.first, task.end)]
+            task_range = [RowSets(task.cross, task.first, task.end)]
             found.extend(count_tasks(table, all_jobs, task_range, stop, home))
         first = end
     return found
@@ -283,16 +283,16 @@ def count_run(
 def count_tasks(
     quarter: Any,
     all_jobs: Sequence[Job],
-    run: Sequence[Task],
+    run: Sequence[RowSets],
     stop: bytearray,
-    kept: threading.local,
+    per_thread: threading.local,
 ) -> list[int]:
     """The weighted counts of some tasks, in the calling thread (the core drops the
-    GIL), with this thread's working memory for this quarter, kept in `kept`."""
+    GIL), with this thread's working memory for this quarter, kept in `per_thread`."""
     core = _select.quadrants
-    scratch = getattr(kept, "scratch", None)
+    scratch = getattr(per_thread, "scratch", None)
     if scratch is None or scratch.quarter is not quarter:
-        scratch = kept.scratch = core.Scratch(quarter)
+        scratch = per_thread.scratch = core.Scratch(quarter)
     found = []
     for t in run:
         j = all_jobs[t.job]

@@ -31,8 +31,8 @@ from ._journal import Journal, JournalError, Row
 from ._parallel import run_tasks
 from ._tasks import (
     QUADRANT_DEPTH,
-    AnyTask,
     Subproblem,
+    Task,
     as_task,
     check_border_split,
     check_depth,
@@ -234,7 +234,7 @@ class _Count:
         self.n, self.pool, self.progress, self.depth = n, pool, progress, depth
         self.unique, self.root, self.verify = unique, root, verify
         self.quarter: Any = None  # this call's own quadrant table, shared by its threads
-        self.kept = threading.local()  # each thread's working memory, for this call only
+        self.per_thread = threading.local()  # each thread's working memory, for this call only
 
     def _table(self, required: bool, failed: bool = False) -> bool:
         """Build this call's quadrant table; False (with a warning) where it finds no
@@ -277,8 +277,8 @@ class _Count:
             return False
         return True
 
-    def count_run(self, tasks: Sequence[AnyTask], stop: bytearray) -> list[int]:
-        return count_run(tasks, stop, self.quarter, self.kept)
+    def count_run(self, tasks: Sequence[Task], stop: bytearray) -> list[int]:
+        return count_run(tasks, stop, self.quarter, self.per_thread)
 
     def local(self, unit: Unit) -> list[int]:
         """A unit's counts, here: the checks of a map-like's results."""
@@ -325,7 +325,7 @@ class _Count:
                 results = run_tasks(lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1)
                 return sum(value for _, value in results)
         min_tasks = pool * TASKS_PER_WORKER if isinstance(pool, int) else 1
-        tasks: Sequence[AnyTask]
+        tasks: Sequence[Task]
         if quadrants:
             depth, tasks = QUADRANT_DEPTH, _assembly.split(n, quadrant_pieces(n))
         else:
@@ -339,14 +339,14 @@ class _Count:
             book.bind(depth, tasks, self.unique, root_key(root))
         return self._journalled(tasks, book)
 
-    def _journalled(self, tasks: Sequence[AnyTask], book: Journal | None) -> int:
+    def _journalled(self, tasks: Sequence[Task], book: Journal | None) -> int:
         # each task's count as it finishes, kept in the journal and the bar
         done: dict[int, Row] = {}
         if book is not None:
             done = book.finished(lambda i: task_bound(tasks[i]))
             self._check_resumed(tasks, done, book)
         pending = [i for i in range(len(tasks)) if i not in done]
-        kept: list[int] = []  # rows of this call not verified: dropped if a check fails
+        unverified: list[int] = []  # rows of this call not verified: dropped if a check fails
         bar = _progress_bar(len(tasks), len(done)) if self.progress else None
         try:
             for found in self._results(tasks, pending):
@@ -354,7 +354,7 @@ class _Count:
                 if book is not None:
                     book.record(found.task, found.value, found.core, found.verified, found.version)
                     if not found.verified:
-                        kept.append(found.task)
+                        unverified.append(found.task)
                 if bar is not None:
                     bar.update(1)
             total = sum(row.value for row in done.values())
@@ -363,14 +363,14 @@ class _Count:
                 _check_total(self.n, total, source)
         except ExecutorError:
             if book is not None:
-                book.forget(kept)
+                book.forget(unverified)
             raise
         finally:
             if bar is not None:
                 bar.close()
         return total
 
-    def _results(self, tasks: Sequence[AnyTask], pending: list[int]) -> Iterator[Finished]:
+    def _results(self, tasks: Sequence[Task], pending: list[int]) -> Iterator[Finished]:
         pool = self.pool
         if isinstance(pool, int):
             todo = [tasks[i] for i in pending]
@@ -384,7 +384,7 @@ class _Count:
             local = None  # no table here: every check goes through the executor
         yield from _executors.results(pool, tasks, pending, self.verify, local, random.Random())
 
-    def _check_resumed(self, tasks: Sequence[AnyTask], done: dict[int, Row], book: Journal) -> None:
+    def _check_resumed(self, tasks: Sequence[Task], done: dict[int, Row], book: Journal) -> None:
         """Count again here a few rows that another release or core recorded;
         a journal that disagrees is refused."""
         here = (_version.__version__, _select.IMPLEMENTATION)
@@ -410,15 +410,15 @@ class _Count:
         n, pool = self.n, self.pool
         assert isinstance(pool, int)
         jobs = _assembly.jobs(n)
-        kept = self.kept
+        per_thread = self.per_thread
         if n <= INLINE_MAX_N:
             tasks = _assembly.tasks(n, 1)
-            return sum(_assembly.count_tasks(self.quarter, jobs, tasks, bytearray(1), kept))
+            return sum(_assembly.count_tasks(self.quarter, jobs, tasks, bytearray(1), per_thread))
         # one thread takes each job whole (its tables carry over from row set to row set)
         tasks = _assembly.tasks(n, 1 if pool == 1 else pool * TASKS_PER_WORKER)
 
-        def run(chunk: Sequence[_assembly.Task], stop: bytearray) -> list[int]:
-            return _assembly.count_tasks(self.quarter, jobs, chunk, stop, kept)
+        def run(chunk: Sequence[_assembly.RowSets], stop: bytearray) -> list[int]:
+            return _assembly.count_tasks(self.quarter, jobs, chunk, stop, per_thread)
 
         return sum(value for _, value in run_tasks(run, tasks, pool, False))
 

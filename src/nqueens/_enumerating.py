@@ -19,8 +19,8 @@ _CHUNK = 4096
 _NODES_PER_CALL = 1 << 22
 # Boards of 2 to GATHER_MAX_N (15) are enumerated whole by the symmetric
 # search of count() and sorted, then handed out as tuples this many at a
-# time: 8 bytes a solution (18 MB at n = 15, twice that while sorting), and
-# about 3 times faster than the walk.  A limit up to _WALK_LIMIT takes the
+# time: 8 bytes a solution (twice that while sorting), faster than the walk
+# (BENCHMARKS.md).  A limit up to _WALK_LIMIT takes the
 # lazy walk instead, which stops as soon as it has them.
 _GATHERED_CHUNK = 1024
 _WALK_LIMIT = 50_000

@@ -67,7 +67,7 @@ class Estimate(NamedTuple):
         else:
             found = f"about {significant(self.solutions)} {kind}{self._error()}"
         return (
-            f"N = {self.n}: {found}; the count about {describe(self.seconds)} on {threads} "
+            f"N = {self.n}: {found}; the count about {duration_text(self.seconds)} on {threads} "
             f"here ({self.probes} probes"
             + (
                 ""
@@ -198,10 +198,10 @@ def estimate(
         break
     exact = not probed and len(counts) >= len(tasks)
     share = 0.0 if probed else len(counts) / len(tasks)  # of the tasks, each counted whole
-    solutions, solutions_error = _total(counts, len(tasks), share)
+    solutions, solutions_error = _sample_total(counts, len(tasks), share)
     if probed and not any(counts):
         solutions_error = math.inf  # no probe reached a solution: nothing is known
-    seconds, seconds_error = _total(times, len(tasks), share)
+    seconds, seconds_error = _sample_total(times, len(tasks), share)
     paced = False
     if quadrants_apply(n):
         # count() goes by quadrant assembly: its own pace on random row sets
@@ -323,7 +323,7 @@ def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float,
     sizes = [_assembly.row_sets(j) for j in jobs]
     population = sum(sizes)
     stop = bytearray(1)
-    kept = threading.local()
+    per_thread = threading.local()
     timer = threading.Timer(budget, stop.__setitem__, (0, 1))
     timer.start()
     per_set: list[float] = []
@@ -332,9 +332,9 @@ def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float,
             index = rng.choices(range(len(jobs)), weights=sizes)[0]
             first = rng.randrange(sizes[index])
             end = min(sizes[index], first + _QUADRANT_RUN)
-            task = _assembly.Task(index, first, end)
+            task = _assembly.RowSets(index, first, end)
             began = time.perf_counter()
-            _assembly.count_tasks(quarter, jobs, [task], stop, kept)
+            _assembly.count_tasks(quarter, jobs, [task], stop, per_thread)
             if stop[0]:  # cut short
                 break
             per_set.append((time.perf_counter() - began) / (end - first))
@@ -342,11 +342,11 @@ def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float,
         timer.cancel()
     if not per_set:
         return None
-    seconds, error = _total(per_set, population, 0.0)
+    seconds, error = _sample_total(per_set, population, 0.0)
     return build + seconds, error
 
 
-def _total(values: list[float], population: int, share: float) -> tuple[float, float]:
+def _sample_total(values: list[float], population: int, share: float) -> tuple[float, float]:
     # the estimate of a total over `population` tasks from a sample of them (their
     # share, when each was counted whole: its error shrinks to 0 as it reaches 1)
     if share >= 1:
@@ -358,10 +358,10 @@ def _total(values: list[float], population: int, share: float) -> tuple[float, f
     return population * mean, population * math.sqrt((1 - share) * variance / len(values))
 
 
-def describe(seconds: float) -> str:
+def duration_text(seconds: float) -> str:
     """A duration in the largest unit that keeps it readable.
 
-    >>> describe(0.61), describe(42), describe(600), describe(86400 * 3)
+    >>> duration_text(0.61), duration_text(42), duration_text(600), duration_text(86400 * 3)
     ('0.61 seconds', '42 seconds', '10 minutes', '3 days')
     """
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from . import _select, _version
-from ._tasks import AnyTask, as_task, count_run, runs, task_bound
+from ._tasks import Task, as_task, count_run, runs, task_bound
 
 # Calls of a map-like per count: each call's results are journalled before
 # the next starts, and the progress bar moves per call
@@ -56,7 +56,7 @@ class Unit(NamedTuple):
     comes back with the identity of its tasks."""
 
     indices: tuple[int, ...]
-    tasks: tuple[AnyTask, ...]
+    tasks: tuple[Task, ...]
 
 
 class UnitResult(NamedTuple):
@@ -64,7 +64,7 @@ class UnitResult(NamedTuple):
 
     version: str  # the worker's release of nqueens
     core: str  # the core that counted: "cython" or "python"
-    tasks: tuple[AnyTask, ...]  # the tasks it counted, as it read them
+    tasks: tuple[Task, ...]  # the tasks it counted, as it read them
     indices: tuple[int, ...]
     counts: tuple[int, ...]
 
@@ -88,7 +88,7 @@ def count_unit(unit: Unit) -> UnitResult:
     return UnitResult(_version.__version__, _select.IMPLEMENTATION, checked, tuple(indices), counts)
 
 
-def units(tasks: Sequence[AnyTask], pending: Sequence[int]) -> list[tuple[int, ...]]:
+def units(tasks: Sequence[Task], pending: Sequence[int]) -> list[tuple[int, ...]]:
     """The pending tasks' indices cut into units: runs of tasks that share a table."""
     todo = [tasks[i] for i in pending]
     starts = runs(todo)
@@ -132,7 +132,7 @@ def choose_checks(
 
 def results(
     pool: Callable[..., Iterable[Any]],
-    tasks: Sequence[AnyTask],
+    tasks: Sequence[Task],
     pending: list[int],
     verify: float,
     local: Callable[[Unit], list[int]] | None,
@@ -219,7 +219,7 @@ def results(
 
 def _checked(
     name: str,
-    tasks: Sequence[AnyTask],
+    tasks: Sequence[Task],
     cut: Sequence[tuple[int, ...]],
     owner: dict[int, int],
     answers: Any,

@@ -30,7 +30,7 @@ def _load() -> tuple[ModuleType, ModuleType, str]:
         except ImportError:
             warnings.warn(
                 "nqueens: the compiled core is missing, so the pure-Python core runs instead, "
-                "58 to 300 times slower; install a binary wheel "
+                "much slower (BENCHMARKS.md); install a binary wheel "
                 f"(pip install --only-binary {DISTRIBUTION} {DISTRIBUTION}) or build with a C "
                 f"compiler (pip install --no-binary {DISTRIBUTION} {DISTRIBUTION})",
                 RuntimeWarning,

@@ -37,7 +37,7 @@ QUADRANT_DEPTH = -1
 # most this many images, and so does a pair of half-boards (see task_bound)
 _SYMMETRIES = 8
 
-AnyTask = Union["Subproblem", QuadrantTask]
+Task = Union["Subproblem", QuadrantTask]
 
 
 class Fields(NamedTuple):
@@ -203,7 +203,7 @@ def check_border_split(n: int) -> None:
         )
 
 
-def runs(tasks: Sequence[AnyTask]) -> list[int]:
+def runs(tasks: Sequence[Task]) -> list[int]:
     """Where each run of tasks that can share the core's table begins: a
     thread takes a run at a time (a quadrant task is a run of row sets)."""
     if tasks and isinstance(tasks[0], QuadrantTask):
@@ -294,7 +294,7 @@ def quadrant_pieces(n: int) -> int:
     return int(max(4096, 10 ** min(5, n - 15)))
 
 
-def subproblems(n: int, *, depth: int | None = None) -> list[AnyTask]:
+def subproblems(n: int, *, depth: int | None = None) -> list[Task]:
     """Cut count(n) into independent tasks: their weighted counts add up to count(n).
 
     Where count(n) goes by quadrant assembly (the compiled core, n = 12 and
@@ -319,7 +319,7 @@ def subproblems(n: int, *, depth: int | None = None) -> list[AnyTask]:
     return list(split(n, depth, 1)[1])
 
 
-def count_subproblem(task: AnyTask) -> int:
+def count_subproblem(task: Task) -> int:
     """The weighted number of solutions that complete one subproblem.
 
     ``task`` is a Subproblem, or a plain tuple (n, weight, rows, cols), checked
@@ -335,7 +335,7 @@ def count_subproblem(task: AnyTask) -> int:
     return count_run([as_task(task)], bytearray(1))[0]
 
 
-def as_task(task: Any) -> AnyTask:
+def as_task(task: Any) -> Task:
     """task checked again as a Subproblem or a QuadrantTask (one made by
     tuple.__new__ skipped the checks)."""
     if isinstance(task, QuadrantTask):
@@ -349,7 +349,7 @@ def as_task(task: Any) -> AnyTask:
     return Subproblem(*task)
 
 
-def task_bound(task: AnyTask) -> int:
+def task_bound(task: Task) -> int:
     """The most that a task's weighted count can be: a bound from the split alone,
     that any right count keeps (a worker's count above it is wrong).
 
@@ -367,25 +367,25 @@ def task_bound(task: AnyTask) -> int:
 
 
 def count_run(
-    tasks: Sequence[AnyTask],
+    tasks: Sequence[Task],
     stop: bytearray,
     quarter: Any = None,
-    kept: threading.local | None = None,
+    per_thread: threading.local | None = None,
 ) -> list[int]:
     """The weighted counts of neighbouring tasks, in one call to the core.
 
-    ``quarter`` and ``kept``: the quadrant table to count quadrant tasks with
+    ``quarter`` and ``per_thread``: the quadrant table to count quadrant tasks with
     and where each thread keeps its working memory (count() passes its own);
-    None takes the process's (_assembly.kept_quarter)."""
+    None takes the process's (_assembly.process_quarter)."""
     if tasks and isinstance(tasks[0], QuadrantTask):
-        return _assembly.count_run(cast("Sequence[QuadrantTask]", tasks), stop, quarter, kept)
+        return _assembly.count_run(cast("Sequence[QuadrantTask]", tasks), stop, quarter, per_thread)
     core = _select.core
     # each thread keeps the core's last table for its next tasks
-    tables = getattr(_kept, "tables", None)
+    tables = getattr(_tables, "tables", None)
     if tables is None or tables[0] is not core:
-        tables = _kept.tables = (core, core.Tables())
+        tables = _tables.tables = (core, core.Tables())
     found = core.count_each(cast("Sequence[Subproblem]", tasks), stop, tables[1])
     return [task.weight * int(count) for task, count in zip(tasks, found)]
 
 
-_kept = threading.local()
+_tables = threading.local()  # each thread's Tables

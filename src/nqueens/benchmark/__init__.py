@@ -94,8 +94,8 @@ __all__ = [
 ]
 
 DEFAULT_MAX_N = 16
-# plain C needs about 3 s at n = 16 here: the default budget lets it reach the
-# size the README quotes (a default run takes about two and a half minutes here)
+# the default budget lets plain C reach n = 16, the size the README quotes
+# (BENCHMARKS.md gives its time and the default run's)
 DEFAULT_BUDGET = 4.0
 QUICK_MAX_N = 12
 QUICK_BUDGET = 0.2

@@ -122,7 +122,7 @@ def busy(facts: dict[str, Any]) -> bool:
     return load is not None and load >= BUSY_SHARE * facts["cores"]
 
 
-def describe(facts: dict[str, Any]) -> str:
+def facts_text(facts: dict[str, Any]) -> str:
     """The context as one paragraph of a report."""
     memory = "" if facts["memory_gib"] is None else f", {facts['memory_gib']} GiB"
     built = (

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Callable
 
 from .._oeis import A000170
-from ._machine import describe
+from ._machine import facts_text
 from ._timings import BITMASK, CORE, KINDS, PLAIN_C, THREADS, TWIN, WIDE_SPREAD, Dropped, Timing
 
 FORMAT = "nqueens-bench"
@@ -97,7 +97,7 @@ def markdown(
     warnings: Sequence[str],
 ) -> str:
     """The whole report: context, warnings, headline ratios, the two tables."""
-    lines = ["# nqueens bench", "", describe(facts), ""]
+    lines = ["# nqueens bench", "", facts_text(facts), ""]
     for warning in warnings:
         lines.append(f"**Warning**: {warning}.")
         lines.append("")

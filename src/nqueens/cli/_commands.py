@@ -138,8 +138,9 @@ def _say_how_long(args: argparse.Namespace) -> None:
             else "from random probes alone, an overstatement: 'nqueens estimate "
             f"{args.n} --budget 20' measures the pace"
         )
+        took_text = _estimate.duration_text(took.seconds)
         print(
-            f"nqueens: counting N = {args.n} will take about {_estimate.describe(took.seconds)} on "
+            f"nqueens: counting N = {args.n} will take about {took_text} on "
             f"{threads} thread{'s' if threads > 1 else ''} here ({how}; --progress shows a bar)",
             file=sys.stderr,
             flush=True,
