@@ -10,11 +10,13 @@ runs the linters on each commit.
 
 from __future__ import annotations
 
+import glob
+
 import nox
 
 nox.options.sessions = ["lint", "tests"]
 LINTED = ["src", "tests", "bench", "setup.py", "noxfile.py"]
-CORES = ["src/nqueens/_bitsolver.pyx", "src/nqueens/_quadrants.pyx"]
+CORES = sorted(glob.glob("src/nqueens/*.pyx") + glob.glob("src/nqueens/*.pxi"))
 
 
 @nox.session

@@ -8,6 +8,7 @@ installed without them, with one warning, and runs on the pure-Python twins
 CFLAGS asks for it (-g).
 """
 
+import glob
 import os
 import platform
 import re
@@ -67,7 +68,7 @@ if not forced_pure() and platform.python_implementation() == "CPython":
             Extension(
                 "nqueens._bitsolver",
                 ["src/nqueens/_bitsolver.pyx"],
-                depends=["src/nqueens/_bits.h"],
+                depends=["src/nqueens/_bits.h", *glob.glob("src/nqueens/_*.pxi")],
             ),
             Extension(
                 "nqueens._quadrants",
