@@ -851,31 +851,29 @@ def count_rows(Quarter quarter not None, rows, west, east, holes1, holes2, symme
         raise RuntimeError("this Scratch is in use by another thread")
     _geometry(&g, n)
     w = &scratch.w
-    scratch.busy = True
-    try:
-        with nogil:
-            if not (scratch.has_last and _same_job(&scratch.last, &job)):
-                w.south[0].valid = False  # another job's south quadrants
-                w.south[1].valid = False
-                _spread_columns(w, 0, job.west)
-                _spread_columns(w, 1, job.east)
-                scratch.last = job
-                scratch.has_last = True
-            if lo < hi:
-                chosen = _unrank(lo, m, k)
-                rank = lo
-                while rank < hi and not stop[0]:
-                    if _count_rows(&quarter.t, &g, &job, _spread(chosen, positions), w, &one):
-                        failed = 1
-                        break
-                    total += one
-                    rank += 1
-                    if chosen:  # the next k-subset (Gosper)
-                        low = chosen & (~chosen + 1)
-                        ripple = chosen + low
-                        chosen = (((ripple ^ chosen) >> 2) // low) | ripple
-    finally:
-        scratch.busy = False
+    scratch.busy = True  # nothing below raises: it is cleared after the loop
+    with nogil:
+        if not (scratch.has_last and _same_job(&scratch.last, &job)):
+            w.south[0].valid = False  # another job's south quadrants
+            w.south[1].valid = False
+            _spread_columns(w, 0, job.west)
+            _spread_columns(w, 1, job.east)
+            scratch.last = job
+            scratch.has_last = True
+        if lo < hi:
+            chosen = _unrank(lo, m, k)
+            rank = lo
+            while rank < hi and not stop[0]:
+                if _count_rows(&quarter.t, &g, &job, _spread(chosen, positions), w, &one):
+                    failed = 1
+                    break
+                total += one
+                rank += 1
+                if chosen:  # the next k-subset (Gosper)
+                    low = chosen & (~chosen + 1)
+                    ripple = chosen + low
+                    chosen = (((ripple ^ chosen) >> 2) // low) | ripple
+    scratch.busy = False
     if failed:
         scratch.has_last = False
         raise MemoryError("no memory for the half-boards")
