@@ -67,15 +67,17 @@ def exact_unique_and_resumed(pool_map, tmp_path):
     """The checks every cluster passes."""
     assert nqueens.count(13, workers=pool_map) == A000170[13]
     assert nqueens.count(12, workers=pool_map, unique=True) == A002562[12]
+    assert nqueens.count(12, workers=pool_map, verify=1.0) == A000170[12]  # all counted twice
+    # the resume sends only what is left (verify=0: no unit is sent twice to check it)
     path = tmp_path / "count.sqlite"
     first = Interrupting(pool_map, calls=2)
     with pytest.raises(KeyboardInterrupt):
-        nqueens.count(14, workers=first, journal=path, depth=2)
+        nqueens.count(14, workers=first, journal=path, depth=2, verify=0)
     done = finished_tasks(path)
     total = len(subproblems(14, depth=2))
     assert 0 < done <= first.tasks < total  # the call in flight when interrupted is lost
     again = Interrupting(pool_map)
-    assert nqueens.count(14, workers=again, journal=path, depth=2) == A000170[14]
+    assert nqueens.count(14, workers=again, journal=path, depth=2, verify=0) == A000170[14]
     assert again.tasks == total - done
     assert nqueens.count(14, workers=again, journal=path, depth=2, unique=True) == A002562[14]
     assert again.tasks == total - done  # complete: answered from the journal
