@@ -132,7 +132,9 @@ def estimate(
     Half the budget goes to the probes, half to the core's pace.  Where count()
     goes by quadrant assembly (n = 12 and 14 to 23, compiled core), the time is
     the quadrant core's own on runs of 16 consecutive row sets from random
-    places, scaled to all of them (plus the table it builds).  Elsewhere whole
+    places, scaled to all of them (plus the table it builds; a table that takes
+    longer than the budget, as at n = 22 and 23 under about 10 s, is given up,
+    and the time is then the probes' own: ``paced`` says so).  Elsewhere whole
     runs of count()'s own subproblems, taken at random, give solutions a
     second, and the time is the estimated solutions at that pace; where no run
     finishes in time, as for n >= 24 or so, it is the probes' own time, which
@@ -205,7 +207,7 @@ def estimate(
     paced = False
     if quadrants_apply(n):
         # count() goes by quadrant assembly: its own pace on random row sets
-        timed = _quadrant_seconds(n, budget / 2, rng)
+        timed = _quadrant_seconds(n, budget, rng)
         paced = timed is not None
         if timed is not None:
             seconds, seconds_error = timed
@@ -273,14 +275,16 @@ class _Borders(Sequence[Subproblem]):
 
 def _tasks_of(n: int, threads: int) -> Sequence[Subproblem]:
     # count()'s own subproblems where there are few enough to make; else its borders
-    if n < _LAZY_FROM_N:
+    if n < _LAZY_FROM_N and not quadrants_apply(n):
         return split(n, None, threads * TASKS_PER_WORKER)[1]
     return _Borders(n)
 
 
-# from this n on the canonical borders alone pass 10**5: the split is depth 0, and
-# its tasks are made only when a probe draws them
-_LAZY_FROM_N = 38
+# from this n on count()'s split makes 10**5 tasks or more (their making would take
+# much of a small budget), and wherever count() goes by quadrants (the pace comes
+# from the quadrant core): the probes start from the canonical borders instead,
+# made only when drawn (the estimator stays unbiased; n <= 15 counts them whole)
+_LAZY_FROM_N = 20
 
 
 def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float | None:
@@ -311,14 +315,12 @@ def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float,
     # runs of consecutive row sets (as count() takes them), from random places,
     # timed for about budget seconds; None if none finished
     began = time.perf_counter()
-    try:  # the build counts against the budget (n = 22 and 23 take seconds)
+    try:  # the table may take the whole budget (n = 22 and 23 take seconds: no pace)
         quarter = _assembly.build(n, seconds=budget)
     except (TimeoutError, MemoryError):
         return None
     build = time.perf_counter() - began
-    budget -= build
-    if budget <= 0:
-        return None
+    budget = max(budget / 2 - build, budget / 10)  # what is left of the pace's half
     jobs = _assembly.jobs(n)
     sizes = [_assembly.row_sets(j) for j in jobs]
     population = sum(sizes)

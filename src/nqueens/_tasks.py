@@ -181,7 +181,11 @@ def split(
         target = max(min_tasks, 10 ** min(5, max(0, n - 15)))
         depth = 0
         while len(tasks) < target and len(tasks) > 0 and len(tasks[0].rows) < n - 8:
-            if count_tasks(n, depth + 1, MAX_TASKS, root) > MAX_TASKS:
+            # a row more makes at most n times as many: walk the split only if that passes
+            if (
+                len(tasks) * n > MAX_TASKS
+                and count_tasks(n, depth + 1, MAX_TASKS, root) > MAX_TASKS
+            ):
                 break
             tasks = _deepen(tasks)
             depth += 1
