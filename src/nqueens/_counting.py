@@ -236,16 +236,12 @@ class _Count:
         self.quarter: Any = None  # this call's own quadrant table, shared by its threads
         self.per_thread = threading.local()  # each thread's working memory, for this call only
 
-    def _table(self, required: bool, failed: bool = False) -> bool:
+    def _table(self, required: bool) -> bool:
         """Build this call's quadrant table; False (with a warning) where it finds no
-        memory (or, failed=True, the half-boards found none) and the rows can do
-        instead, MemoryError where they cannot."""
-        if self.quarter is not None and not failed:
+        memory and the rows can do instead, MemoryError where they cannot."""
+        if self.quarter is not None:
             return True
         try:
-            if failed:
-                self.quarter = None
-                raise MemoryError
             self.quarter = _assembly.build(self.n)
         except MemoryError:
             if required:
@@ -253,14 +249,17 @@ class _Count:
                     f"not enough memory for the quadrant table of n = {self.n}, which this "
                     "journal's split needs: free some memory, or start a new journal"
                 ) from None
-            warnings.warn(
-                f"nqueens: not enough memory for the quadrant method at n = {self.n}; "
-                "counting row by row instead (slower)",
-                RuntimeWarning,
-                stacklevel=4,
-            )
+            self._row_by_row(stacklevel=5)
             return False
         return True
+
+    def _row_by_row(self, stacklevel: int) -> None:
+        warnings.warn(
+            f"nqueens: not enough memory for the quadrant method at n = {self.n}; "
+            "counting row by row instead (slower)",
+            RuntimeWarning,
+            stacklevel=stacklevel,
+        )
 
     def _here(self) -> bool:
         """Build this call's table for the checks of a map-like's results; False, with
@@ -316,7 +315,8 @@ class _Count:
                 try:
                     return self._by_quadrants()
                 except MemoryError:  # a row set's lists: go row by row
-                    self._table(required=False, failed=True)
+                    self.quarter = None
+                    self._row_by_row(stacklevel=4)
                     quadrants = False
             if n <= INLINE_MAX_N:
                 # over in milliseconds: threads would cost more than they save
