@@ -153,7 +153,9 @@ cdef class Quarter:
         self.t.start = NULL
         self.t.entry = NULL
         self.t.stopped = False
-        self.t.stop = &_NEVER if stop is None else <const volatile unsigned char *>&stop[0]
+        self.t.stop = &_NEVER
+        if stop is not None:
+            self.t.stop = <const volatile unsigned char *>&stop[0]
         h = n // 2
         with nogil:
             ok = _build(&self.t, h)
