@@ -44,6 +44,19 @@ def test_count_prints_the_number_alone(args, out):
     assert (result.returncode, result.stdout, result.stderr) == (0, out + "\n", "")
 
 
+def test_count_loads_nothing_of_the_benchmark_stack():
+    # the command line quotes bench's defaults from a leaf module: counting imports no timing
+    code = (
+        "import sys; from nqueens.cli import main\n"
+        "try:\n    main(['count', '8'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('nqueens.benchmark') "
+        "or m in ('statistics', 'ctypes')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "92\n[]\n"
+
+
 def test_solve_text_draws_boards():
     result = run("solve", "4")
     assert result.returncode == 0

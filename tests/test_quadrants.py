@@ -31,17 +31,18 @@ def quadrants(request, monkeypatch):
     return module
 
 
+def core_job(module, n, j):
+    """The core's form of an _assembly job."""
+    return module.Job(n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric)
+
+
 def count_by_quadrants(module, n):
     quarter = module.Quarter(n)
-    jobs = _assembly.jobs(n)
     stop = bytearray(1)
     total = 0
-    for j in jobs:
-        size = module.row_sets(j.rows, bin(j.east).count("1"))
-        value = module.count_rows(
-            quarter, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, 0, size, stop
-        )
-        total += j.weight * value
+    for j in _assembly.jobs(n):
+        job = core_job(module, n, j)
+        total += j.weight * module.count_rows(quarter, job, 0, job.row_sets, stop)
     return total
 
 
@@ -85,8 +86,9 @@ def test_core_and_twin_list_the_same_half_boards(n):
             east_rows = sum(1 << r for r in rng.sample(positions, k))
             for east, rows, cols in ((True, east_rows, j.east),
                                      (False, j.rows ^ east_rows, j.west)):  # fmt: skip
-                for mode, q in itertools.product(range(3), range(3)):
-                    args = (east, rows, cols, j.holes1, j.holes2, mode, q)
+                for mode, plain_class in itertools.product(_quadrants.Mode, range(3)):
+                    assert _quadrants_py.Mode(mode) == mode
+                    args = (east, rows, cols, j.holes1, j.holes2, mode, plain_class)
                     got = _quadrants.packed_halves(core_quarter, *args)
                     want = _quadrants_py.packed_halves(twin_quarter, *args)
                     assert sorted(got[0]) == sorted(want[0])
@@ -126,14 +128,14 @@ def test_core_and_twin_count_every_task_alike(n):
     core_quarter, twin_quarter = _quadrants.Quarter(n), _quadrants_py.Quarter(n)
     stop = bytearray(1)
     for j in _assembly.jobs(n):
-        size = _quadrants.row_sets(j.rows, bin(j.east).count("1"))
-        assert size == _quadrants_py.row_sets(j.rows, bin(j.east).count("1"))
+        core_job_, twin_job = core_job(_quadrants, n, j), core_job(_quadrants_py, n, j)
+        size = core_job_.row_sets
+        assert size == twin_job.row_sets == _assembly.row_sets(j)
         cuts = sorted({0, size, size // 3, size // 2})
         for first, end in zip(cuts, cuts[1:]):
-            args = (j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, first, end, stop)
-            assert _quadrants.count_rows(core_quarter, *args) == _quadrants_py.count_rows(
-                twin_quarter, *args
-            )
+            assert _quadrants.count_rows(
+                core_quarter, core_job_, first, end, stop
+            ) == _quadrants_py.count_rows(twin_quarter, twin_job, first, end, stop)
 
 
 @pytest.mark.parametrize("n", range(4, 12))
@@ -192,18 +194,30 @@ def test_bad_arguments_are_refused_alike(quadrants):
     with pytest.raises(ValueError):
         quarter.placements(16, 0)
     j = _assembly.jobs(8)[0]
-    good = (j.rows, j.west, j.east, 0, 0, True, 0, 70)
-    assert quadrants.count_rows(quarter, *good, bytearray(1)) == 92
-    for bad in ((1 << 8, *good[1:]), (j.rows, 1 << 4, *good[2:]), (*good[:6], 0, 71),
-                (*good[:6], 5, 4), (j.rows, 7, *good[2:])):  # fmt: skip
+    fields = (j.rows, j.west, j.east, 0, 0, True)
+    job = quadrants.Job(8, *fields)
+    assert quadrants.count_rows(quarter, job, 0, 70, bytearray(1)) == 92
+    for bad in ((1 << 8, *fields[1:]), (j.rows, 1 << 4, *fields[2:]), (j.rows, 7, *fields[2:])):
         with pytest.raises(ValueError):
-            quadrants.count_rows(quarter, *bad, bytearray(1))
+            quadrants.Job(8, *bad)
+    for bad_n in (3, quadrants.MAX_N + 1):
+        with pytest.raises(ValueError):
+            quadrants.Job(bad_n, *fields)
+    with pytest.raises(OverflowError):
+        quadrants.Job(8, -1, *fields[1:])
+    with pytest.raises(ValueError, match="n = 10"):  # a job of another n
+        quadrants.count_rows(quadrants.Quarter(10), job, 0, 1, bytearray(1))
+    for first, end in ((0, 71), (5, 4)):
+        with pytest.raises(ValueError):
+            quadrants.count_rows(quarter, job, first, end, bytearray(1))
     with pytest.raises(ValueError):
-        quadrants.count_rows(quarter, *good, bytearray(0))
+        quadrants.count_rows(quarter, job, 0, 70, bytearray(0))
     with pytest.raises((ValueError, TypeError)):
-        quadrants.count_rows(quarter, *good, None)
+        quadrants.count_rows(quarter, job, 0, 70, None)
     with pytest.raises(ValueError):
         quadrants.packed_halves(quarter, True, 1 << 8, 0, 0, 0, 0, 1)
+    with pytest.raises(ValueError):  # no such mode
+        quadrants.packed_halves(quarter, True, 1, 1, 0, 0, 3, 1)
     with pytest.raises(ValueError):
         quadrants.count_pairs([1], [2], 61)
 
@@ -211,10 +225,9 @@ def test_bad_arguments_are_refused_alike(quadrants):
 def test_a_raised_stop_flag_ends_the_count_at_once(quadrants):
     quarter = quadrants.Quarter(10)
     j = _assembly.jobs(10)[0]
-    size = quadrants.row_sets(j.rows, 5)
+    job = core_job(quadrants, 10, j)
     stopped = bytearray(b"\x01")
-    args = (j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, 0, size)
-    assert quadrants.count_rows(quarter, *args, stopped) == 0
+    assert quadrants.count_rows(quarter, job, 0, job.row_sets, stopped) == 0
 
 
 # quadrant tasks: the split, executors and the journal
@@ -306,8 +319,7 @@ def test_quadrant_tasks_on_an_executor(tmp_path):
 
 def test_a_scratch_serves_one_quarter(quadrants):
     first, other = quadrants.Quarter(8), quadrants.Quarter(8)
-    j = _assembly.jobs(8)[0]
-    args = (j.rows, j.west, j.east, 0, 0, True, 0, 70, bytearray(1))
+    args = (core_job(quadrants, 8, _assembly.jobs(8)[0]), 0, 70, bytearray(1))
     scratch = quadrants.Scratch(first)
     assert quadrants.count_rows(first, *args, scratch) == 92
     assert quadrants.count_rows(first, *args, scratch) == 92  # kept work, same answer
@@ -328,10 +340,10 @@ def test_without_memory_for_the_table_count_goes_row_by_row(monkeypatch):
 
 def test_entry_points_refuse_what_lies_off_their_arrays_alike(quadrants):
     quarter = quadrants.Quarter(8)
-    j = _assembly.jobs(8)[0]
-    args = (j.rows, j.west, j.east, 0, 0, True, 0, 70, bytearray(1))
+    args = (core_job(quadrants, 8, _assembly.jobs(8)[0]), 0, 70, bytearray(1))
     for call in (
         lambda: quadrants.count_rows(None, *args),
+        lambda: quadrants.count_rows(quarter, (255, 15, 15, 0, 0, True), 0, 70, bytearray(1)),
         lambda: quadrants.Scratch(None),
         lambda: quadrants.packed_halves(None, True, 0, 0, 0, 0, 0, 1),
         lambda: quadrants.count_rows(quarter, *args, "scratch"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import threading
 import time
 from collections.abc import Sequence
@@ -36,7 +37,8 @@ class Cross(NamedTuple):
 
 
 class Job(NamedTuple):
-    """What a cross leaves to the quadrants (masks), and its weight."""
+    """What a cross leaves to the quadrants (masks), and its weight; the core
+    takes it as its own Job, checked once when made."""
 
     weight: int
     rows: int  # free rows of the board
@@ -177,7 +179,7 @@ def _jobs(n: int) -> tuple[Job, ...]:
 
 def row_sets(j: Job) -> int:
     """How many row sets the job has."""
-    return int(_select.quadrants.row_sets(j.rows, bin(j.east).count("1")))
+    return math.comb(bin(j.rows).count("1"), bin(j.east).count("1"))
 
 
 def tasks(n: int, pieces: int) -> list[RowSets]:
@@ -294,20 +296,13 @@ def count_tasks(
     if scratch is None or scratch.quarter is not quarter:
         scratch = per_thread.scratch = core.Scratch(quarter)
     found = []
+    made: dict[int, Any] = {}  # the core's checked form of each job, made once
     for t in run:
         j = all_jobs[t.job]
-        value = core.count_rows(
-            quarter,
-            j.rows,
-            j.west,
-            j.east,
-            j.holes1,
-            j.holes2,
-            j.symmetric,
-            t.first,
-            t.end,
-            stop,
-            scratch,
-        )
-        found.append(j.weight * int(value))
+        if t.job not in made:
+            made[t.job] = core.Job(
+                quarter.n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric
+            )
+        value = core.count_rows(quarter, made[t.job], t.first, t.end, stop, scratch)
+        found.append(j.weight * value)
     return found

@@ -1,3 +1,4 @@
+import enum
 from collections.abc import Iterable
 
 MIN_N: int
@@ -15,21 +16,47 @@ class Scratch:
     quarter: Quarter
     def __init__(self, quarter: Quarter) -> None: ...
 
-def row_sets(rows: int, k: int) -> int: ...
+class Mode(enum.IntEnum):
+    ALL = 0
+    OFF_LONG = 1
+    BY_CLASS = 2
+
+class Job:
+    n: int
+    def __init__(
+        self, n: int, rows: int, west: int, east: int, holes1: int, holes2: int, symmetric: bool
+    ) -> None: ...
+    @property
+    def rows(self) -> int: ...
+    @property
+    def west(self) -> int: ...
+    @property
+    def east(self) -> int: ...
+    @property
+    def holes1(self) -> int: ...
+    @property
+    def holes2(self) -> int: ...
+    @property
+    def symmetric(self) -> bool: ...
+    @property
+    def row_sets(self) -> int: ...
+
 def count_rows(
     quarter: Quarter,
-    rows: int,
-    west: int,
-    east: int,
-    holes1: int,
-    holes2: int,
-    symmetric: bool,
+    job: Job,
     first: int,
     end: int,
     stop: bytes | bytearray,
     scratch: Scratch | None = None,
 ) -> int: ...
 def packed_halves(
-    quarter: Quarter, east: bool, rows: int, cols: int, holes1: int, holes2: int, mode: int, q: int
+    quarter: Quarter,
+    east: bool,
+    rows: int,
+    cols: int,
+    holes1: int,
+    holes2: int,
+    mode: int,
+    plain_class: int,
 ) -> tuple[list[int], list[list[int]]]: ...
 def count_pairs(stored: Iterable[int], items: Iterable[int], bits: int) -> int: ...

@@ -26,7 +26,7 @@
 # its arrays before any loop; the loops check nothing.
 
 from cpython.number cimport PyNumber_Index
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free as release, malloc, realloc
 from libc.string cimport memset
 
@@ -58,6 +58,13 @@ cdef enum:
     _CUT_FROM = 4096  # stored masks from which they are cut into buckets
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows
+
+
+cpdef enum Mode:
+    # which of a side's half-boards _halves lists, and where
+    ALL = 0  # every one, into items[0] (a job without symmetry)
+    OFF_LONG = 1  # east of a symmetric job: none on a long diagonal, into stored
+    BY_CLASS = 2  # west of a symmetric job: into items by weight class
 
 
 cdef struct _Table:
@@ -232,12 +239,34 @@ cdef bint _reserve(_Buf *b, size_t room) noexcept nogil:
     return True
 
 
+cdef struct _Lines:
+    # a buffer whose data starts on a cache line (the bit-sliced tables: a group's
+    # entry of 64 bytes is then one line, however the heap lays it out)
+    void *raw
+    uint64_t *data
+    size_t room
+
+
+cdef bint _reserve_lines(_Lines *b, size_t room) noexcept nogil:
+    # room for `room` words, the old contents dropped
+    if b.room < room:
+        release(b.raw)
+        b.raw = malloc(room * sizeof(uint64_t) + 64)
+        if b.raw == NULL:
+            b.data = NULL
+            b.room = 0
+            return False
+        b.data = <uint64_t *>((<uintptr_t>b.raw + 63) & ~(<uintptr_t>63))
+        b.room = room
+    return True
+
+
 cdef struct _South:
     _Buf d1, d2, packed  # the board's diagonals and the packed masks
     size_t *start  # the placements of column set c: start[c]..start[c + 1],
     size_t *plain  # those off the long diagonals first, up to plain[c]
     uint32_t rows
-    int mode
+    Mode mode
     bint valid
 
 
@@ -248,7 +277,7 @@ cdef struct _Work:
     _South south[2]  # west, east
     _Buf stored
     _Buf items[3]  # _CLASSES
-    _Buf tables
+    _Lines tables
     _Buf sorted_stored  # stored and items in buckets by their cut bits
     _Buf sorted_items[3]
 
@@ -266,7 +295,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.south[i].start)
         release(w.south[i].plain)
     release(w.stored.data)
-    release(w.tables.data)
+    release(w.tables.raw)
     release(w.sorted_stored.data)
     for i in range(_CLASSES):
         release(w.items[i].data)
@@ -280,11 +309,11 @@ cdef inline uint64_t _pack(const _Geo *g, uint64_t d1, uint64_t d2) noexcept nog
 
 cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t cols,
                       bint south, bint east, uint64_t holes1, uint64_t holes2,
-                      int mode, _Buf *d1s, _Buf *d2s, _Buf *packed, size_t at,
+                      Mode mode, _Buf *d1s, _Buf *d2s, _Buf *packed, size_t at,
                       size_t *plain) noexcept nogil:
     # the placements of one quadrant with these local rows and columns, as the
-    # board's diagonals, clear of the holes; mode 1: those off the long
-    # diagonals only; mode 2: first those (plain[0] of them), then the others
+    # board's diagonals, clear of the holes; OFF_LONG: those off the long
+    # diagonals only; BY_CLASS: first those (plain[0] of them), then the others
     cdef int r0 = g.off if south else 0
     cdef int c0 = g.off if east else 0
     cdef int s1 = r0 + c0, s2 = r0 - c0 + g.n - g.h
@@ -297,7 +326,7 @@ cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t co
     cdef uint64_t *o1 = d1s.data
     cdef uint64_t *o2 = d2s.data
     cdef uint64_t *op = packed.data
-    if mode == 0:  # no branch: write each, keep it or not
+    if mode == ALL:  # no branch: write each, keep it or not
         for i in range(t.start[key], t.start[key + 1]):
             e = t.entry[i]
             d1 = (e & _LOW32) << s1
@@ -308,14 +337,14 @@ cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t co
             k += ((d1 & holes1) | (d2 & holes2)) == 0
         plain[0] = k
         return k - at
-    for on_long in range(2 if mode == 2 else 1):
+    for on_long in range(2 if mode == BY_CLASS else 1):
         for i in range(t.start[key], t.start[key + 1]):
             e = t.entry[i]
             d1 = (e & _LOW32) << s1
             d2 = (e >> 32) << s2
             if (d1 & holes1) or (d2 & holes2):
                 continue
-            if mode and (((d1 | d2) & long_bit) != 0) != on_long:
+            if mode != ALL and (((d1 | d2) & long_bit) != 0) != on_long:
                 continue
             d1s.data[k] = d1
             d2s.data[k] = d2
@@ -328,7 +357,7 @@ cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t co
 
 cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint32_t rows,
                       uint32_t cols, uint64_t holes1, uint64_t holes2,
-                      int mode) noexcept nogil:
+                      Mode mode) noexcept nogil:
     # the south quadrant's placements in `rows` for every subset of `cols` that
     # can complete a half-board, kept while the south rows stay the same
     cdef uint32_t sub, key
@@ -391,12 +420,11 @@ cdef bint _join_all(_Buf *out, const _Work *w, size_t a_first, size_t a_end,
 
 
 cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t rows,
-                  uint32_t cols, uint64_t holes1, uint64_t holes2, int mode,
-                  int q) noexcept nogil:
+                  uint32_t cols, uint64_t holes1, uint64_t holes2, Mode mode,
+                  int plain_class) noexcept nogil:
     # every half-board with queens in `rows` (the board's) and `cols` (local),
-    # packed: mode 0 all into items[0]; mode 1 (stored east, symmetric) none on
-    # a long diagonal, into stored; mode 2 (west, symmetric) by weight class:
-    # 2 ** (queens on long diagonals), q where there are none (0: dropped).
+    # packed, as `mode` says; BY_CLASS: weight class 2 ** (queens on long
+    # diagonals), plain_class for those with none (0: dropped).
     # A west half-board can hold the main diagonal in its north quadrant only,
     # the other in its south one.
     cdef int h = g.h
@@ -420,12 +448,13 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         if nb > first:
             na = _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
                            &w.north1, &w.north2, &w.north_packed, 0, &plain_a)
-        if mode != 2:
-            out = &w.items[0] if mode == 0 else &w.stored
+        if mode != BY_CLASS:
+            out = &w.items[0] if mode == ALL else &w.stored
             if not _join_all(out, w, 0, na, c, first, nb):
                 return False
         elif not (  # the class: how many of the two quadrants hold a long diagonal
-            (q == 0 or _join_all(&w.items[q - 1], w, 0, plain_a, c, first, plain_b))
+            (plain_class == 0
+             or _join_all(&w.items[plain_class - 1], w, 0, plain_a, c, first, plain_b))
             and _join_all(&w.items[1], w, 0, plain_a, c, plain_b, nb)
             and _join_all(&w.items[1], w, plain_a, na, c, first, plain_b)
             and _join_all(&w.items[2], w, plain_a, na, c, plain_b, nb)
@@ -462,7 +491,7 @@ cdef void _transpose(uint64_t *a) noexcept nogil:
         m ^= m >> j
 
 
-cdef bint _slice(const _Buf *stored, int bits, _Buf *tables, size_t *groups) noexcept nogil:
+cdef bint _slice(const _Buf *stored, int bits, _Lines *tables, size_t *groups) noexcept nogil:
     # the bit-sliced tables of the stored masks, in full groups of 512 (the last
     # one padded with masks that hold every bit, which meet only an empty item)
     cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
@@ -477,7 +506,7 @@ cdef bint _slice(const _Buf *stored, int bits, _Buf *tables, size_t *groups) noe
     cdef uint64_t *base
     cdef int c, v, b, kk, j
     groups[0] = count
-    if not _reserve(tables, count * stride):
+    if not _reserve_lines(tables, count * stride):
         return False
     for gi in range(count):
         for kk in range(NQ_GROUP):
@@ -500,7 +529,7 @@ cdef bint _slice(const _Buf *stored, int bits, _Buf *tables, size_t *groups) noe
     return True
 
 
-cdef uint64_t _pairs(const _Buf *stored, const _Buf *tables, size_t groups, int bits,
+cdef uint64_t _pairs(const _Buf *stored, const _Lines *tables, size_t groups, int bits,
                      const _Buf *items) noexcept nogil:
     # how many (stored, item) pairs share no bit
     cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
@@ -537,7 +566,7 @@ cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t e
                      _Work *w, uint64_t *out) noexcept nogil:
     # the weighted count of one row set into out; -1 when out of memory
     cdef uint32_t flipped, other
-    cdef int prime = 1, q = 1, cls
+    cdef int prime = 1, plain_class = 1, cls
     cdef int bits = 2 * g.width
     cdef uint64_t total = 0
     cdef _Buf spare
@@ -551,21 +580,21 @@ cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t e
         flipped = _reverse(g.n, other)
         if flipped < other:
             other = flipped
-        q = 1 if other == east_rows else (2 if east_rows < other else 0)
+        plain_class = 1 if other == east_rows else (2 if east_rows < other else 0)
     w.stored.size = 0
     for cls in range(_CLASSES):
         w.items[cls].size = 0
     if not _halves(t, g, w, True, east_rows, job.east, job.holes1, job.holes2,
-                   1 if job.symmetric else 0, q):
+                   OFF_LONG if job.symmetric else ALL, plain_class):
         return -1
-    if not job.symmetric:  # mode 0 wrote into items[0]: those are the stored ones
+    if not job.symmetric:  # ALL wrote into items[0]: those are the stored ones
         spare = w.stored
         w.stored = w.items[0]
         w.items[0] = spare
     if w.stored.size == 0:
         return 0
     if not _halves(t, g, w, False, job.rows ^ east_rows, job.west, job.holes1,
-                   job.holes2, 2 if job.symmetric else 0, q):
+                   job.holes2, BY_CLASS if job.symmetric else ALL, plain_class):
         return -1
     if not _weighted_pairs(w, bits, &total):
         return -1
@@ -770,11 +799,77 @@ cdef uint32_t _spread(uint32_t chosen, const int *positions) noexcept nogil:
     return out
 
 
-def row_sets(rows, k):
-    """How many row sets a job has: the k-subsets of the free rows."""
-    cdef uint64_t r = PyNumber_Index(rows)
-    cdef int kk = PyNumber_Index(k)
-    return _choose(_popcount32(<uint32_t>r), kk) if r >> 32 == 0 else 0
+cdef class Job:
+    """What a cross leaves to the quadrants of an n board, checked once here:
+    the free rows (board rows), the free west and east columns (local, bit c:
+    column c of the half), the diagonals the cross holds (r + c and
+    r - c + n - 1), and whether the even board's symmetries hold within it.
+
+    >>> Job(8, 0xFF, 0xF, 0xF, 0, 0, True).row_sets
+    70
+    """
+
+    cdef _Job job
+    cdef readonly int n
+    cdef int m  # free rows
+    cdef int k  # free east columns: each row set has k rows
+    cdef int positions[32]  # the free rows, in order
+
+    def __cinit__(self, n, rows, west, east, holes1, holes2, symmetric):
+        cdef uint64_t r, cw, ce
+        cdef int i
+        n = PyNumber_Index(n)
+        if not MIN_N <= n <= MAX_N:
+            raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
+        r = PyNumber_Index(rows)
+        cw = PyNumber_Index(west)
+        ce = PyNumber_Index(east)
+        if r >> n or cw >> (n // 2) or ce >> (n // 2):
+            raise ValueError("rows must be a mask of the board's rows, west and east of h columns")
+        self.n = n
+        self.job.rows = <uint32_t>r
+        self.job.west = <uint32_t>cw
+        self.job.east = <uint32_t>ce
+        self.job.holes1 = PyNumber_Index(holes1)
+        self.job.holes2 = PyNumber_Index(holes2)
+        self.job.symmetric = bool(symmetric)
+        self.m = 0
+        for i in range(n):
+            if (r >> i) & 1:
+                self.positions[self.m] = i
+                self.m += 1
+        self.k = _popcount32(self.job.east)
+        if _popcount32(self.job.west) + self.k != self.m:
+            raise ValueError("the free rows must be as many as the free columns")
+
+    @property
+    def rows(self):
+        return self.job.rows
+
+    @property
+    def west(self):
+        return self.job.west
+
+    @property
+    def east(self):
+        return self.job.east
+
+    @property
+    def holes1(self):
+        return self.job.holes1
+
+    @property
+    def holes2(self):
+        return self.job.holes2
+
+    @property
+    def symmetric(self):
+        return bool(self.job.symmetric)
+
+    @property
+    def row_sets(self):
+        """How many row sets it has: the k-subsets of the free rows, k its free east columns."""
+        return _choose(self.m, self.k)
 
 
 cdef class Scratch:
@@ -807,42 +902,24 @@ cdef bint _same_job(const _Job *a, const _Job *b) noexcept nogil:
             and a.symmetric == b.symmetric)
 
 
-def count_rows(Quarter quarter not None, rows, west, east, holes1, holes2, symmetric, first,
-               end, const unsigned char[::1] stop, Scratch scratch=None):
+def count_rows(Quarter quarter not None, Job job not None, first, end,
+               const unsigned char[::1] stop, Scratch scratch=None):
     """The weighted count of the row sets ranked first..end-1 (colex order) of
-    the k-subsets of `rows`, k the number of free east columns; `scratch`, this
-    thread's Scratch of this quarter, or None for a new one (one in use by
-    another thread is refused with a RuntimeError)."""
+    `job` (of the quarter's n); `scratch`, this thread's Scratch of this
+    quarter, or None for a new one (one in use by another thread is refused
+    with a RuntimeError)."""
     cdef _Geo g
-    cdef _Job job
     cdef _Work *w
     cdef int n = quarter.n
-    cdef int h = n // 2
-    cdef uint64_t r = PyNumber_Index(rows), cw = PyNumber_Index(west)
-    cdef uint64_t ce = PyNumber_Index(east)
     cdef uint64_t lo = PyNumber_Index(first), hi = PyNumber_Index(end)
-    cdef int positions[32]
-    cdef int m = 0, k, i
+    cdef int m = job.m, k = job.k
     cdef uint64_t total = 0, one, rank
     cdef uint32_t chosen, low, ripple
     cdef int failed = 0
     if stop is None or stop.shape[0] < 1:
         raise ValueError("stop must hold at least one byte")
-    if r >> n or cw >> h or ce >> h:
-        raise ValueError("rows must be a mask of the board's rows, west and east of h columns")
-    job.rows = <uint32_t>r
-    job.west = <uint32_t>cw
-    job.east = <uint32_t>ce
-    job.holes1 = PyNumber_Index(holes1)
-    job.holes2 = PyNumber_Index(holes2)
-    job.symmetric = bool(symmetric)
-    for i in range(n):
-        if (r >> i) & 1:
-            positions[m] = i
-            m += 1
-    k = _popcount32(job.east)
-    if _popcount32(job.west) + k != m:
-        raise ValueError("the free rows must be as many as the free columns")
+    if job.n != n:
+        raise ValueError(f"the job is of n = {job.n}, the quarter of n = {n}")
     if hi > _choose(m, k) or lo > hi:
         raise ValueError(f"the row sets run from 0 to {_choose(m, k)}, not {lo}..{hi}")
     if scratch is None:
@@ -855,18 +932,19 @@ def count_rows(Quarter quarter not None, rows, west, east, holes1, holes2, symme
     w = &scratch.w
     scratch.busy = True  # nothing below raises: it is cleared after the loop
     with nogil:
-        if not (scratch.has_last and _same_job(&scratch.last, &job)):
+        if not (scratch.has_last and _same_job(&scratch.last, &job.job)):
             w.south[0].valid = False  # another job's south quadrants
             w.south[1].valid = False
-            _spread_columns(w, 0, job.west)
-            _spread_columns(w, 1, job.east)
-            scratch.last = job
+            _spread_columns(w, 0, job.job.west)
+            _spread_columns(w, 1, job.job.east)
+            scratch.last = job.job
             scratch.has_last = True
         if lo < hi:
             chosen = _unrank(lo, m, k)
             rank = lo
             while rank < hi and not stop[0]:
-                if _count_rows(&quarter.t, &g, &job, _spread(chosen, positions), w, &one):
+                if _count_rows(&quarter.t, &g, &job.job, _spread(chosen, job.positions), w,
+                               &one):
                     failed = 1
                     break
                 total += one
@@ -882,7 +960,8 @@ def count_rows(Quarter quarter not None, rows, west, east, holes1, holes2, symme
     return total
 
 
-def packed_halves(Quarter quarter not None, bint east, rows, cols, holes1, holes2, int mode, int q):
+def packed_halves(Quarter quarter not None, bint east, rows, cols, holes1, holes2, int mode,
+                  int plain_class):
     """The packed half-boards as _halves lists them: (stored, [items by class])."""
     cdef _Geo g
     cdef _Work w
@@ -890,8 +969,11 @@ def packed_halves(Quarter quarter not None, bint east, rows, cols, holes1, holes
     cdef int h = n // 2
     cdef uint64_t r = PyNumber_Index(rows), c = PyNumber_Index(cols)
     cdef uint64_t hl1 = PyNumber_Index(holes1), hl2 = PyNumber_Index(holes2)
-    if r >> n or c >> h or not 0 <= mode <= 2 or not 0 <= q <= 2:
-        raise ValueError("rows, cols, mode or q out of range")
+    if not ALL <= mode <= BY_CLASS:
+        raise ValueError(f"{mode} is not a valid Mode")
+    cdef Mode side_mode = <Mode>mode
+    if r >> n or c >> h or not 0 <= plain_class <= 2:
+        raise ValueError("rows, cols or plain_class out of range")
     if r & (1 << h) and n % 2:
         raise ValueError("the middle row holds no quadrant queen")
     _geometry(&g, n)
@@ -900,8 +982,8 @@ def packed_halves(Quarter quarter not None, bint east, rows, cols, holes1, holes
         raise MemoryError
     try:
         _spread_columns(&w, 1 if east else 0, <uint32_t>c)
-        if not _halves(&quarter.t, &g, &w, east, <uint32_t>r, <uint32_t>c, hl1, hl2, mode,
-                       q):
+        if not _halves(&quarter.t, &g, &w, east, <uint32_t>r, <uint32_t>c, hl1, hl2,
+                       side_mode, plain_class):
             raise MemoryError
         return ([w.stored.data[i] for i in range(w.stored.size)],
                 [[w.items[k].data[i] for i in range(w.items[k].size)]

@@ -43,6 +43,7 @@ The crosses and jobs are made in ``_assembly.py``, for both cores.
 
 from __future__ import annotations
 
+import enum
 import operator
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -51,6 +52,13 @@ MIN_N = 4
 MAX_N = 23
 FAST = False  # slower than the row-by-row twin: count() never picks it
 _CLASSES = 3
+
+
+class Mode(enum.IntEnum):
+    # which of a side's half-boards _halves lists, and where
+    ALL = 0  # every one, into items[0] (a job without symmetry)
+    OFF_LONG = 1  # east of a symmetric job: none on a long diagonal, into stored
+    BY_CLASS = 2  # west of a symmetric job: into items by weight class
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -136,24 +144,24 @@ class _Geo:
 
 
 def _quadrant(
-    q: Quarter, g: _Geo, rows: int, cols: int, south: bool, east: bool, holes1: int,
-    holes2: int, mode: int,
+    quarter: Quarter, g: _Geo, rows: int, cols: int, south: bool, east: bool, holes1: int,
+    holes2: int, mode: Mode,
 ) -> tuple[list[tuple[int, int, int]], int]:  # fmt: skip
     # a quadrant's placements as the board's (d1, d2, packed), clear of the holes;
-    # mode 1: those off the long diagonals only; mode 2: those first (how many:
-    # the second value), then the others
+    # OFF_LONG: those off the long diagonals only; BY_CLASS: those first (how
+    # many: the second value), then the others
     r0 = g.off if south else 0
     c0 = g.off if east else 0
     s1, s2 = r0 + c0, r0 - c0 + g.n - g.h
     long_bit = 1 << (g.n - 1)
     found: list[tuple[int, int, int]] = []
     plain = 0
-    for on_long in range(2 if mode == 2 else 1):
-        for e1, e2 in q.table.get((rows << q.h) | cols, []):
+    for on_long in range(2 if mode == Mode.BY_CLASS else 1):
+        for e1, e2 in quarter.table.get((rows << quarter.h) | cols, []):
             d1, d2 = e1 << s1, e2 << s2
             if d1 & holes1 or d2 & holes2:
                 continue
-            if mode and bool((d1 | d2) & long_bit) != bool(on_long):
+            if mode != Mode.ALL and bool((d1 | d2) & long_bit) != bool(on_long):
                 continue
             found.append((d1, d2, g.pack(d1, d2)))
         if on_long == 0:
@@ -162,14 +170,13 @@ def _quadrant(
 
 
 def _halves(
-    q: Quarter, g: _Geo, east: bool, rows: int, cols: int, holes1: int, holes2: int,
-    mode: int, k: int,
+    quarter: Quarter, g: _Geo, east: bool, rows: int, cols: int, holes1: int, holes2: int,
+    mode: Mode, plain_class: int,
 ) -> tuple[list[int], list[list[int]]]:  # fmt: skip
     # every half-board with queens in `rows` (the board's) and `cols` (local),
-    # packed: mode 0 all into items[0]; mode 1 (stored east, symmetric) none on a
-    # long diagonal, into stored; mode 2 (west, symmetric) by weight class:
-    # 2 ** (queens on long diagonals), k where there are none (0: dropped).  A
-    # west half-board can hold the main diagonal in its north quadrant only, the
+    # packed, as `mode` says; BY_CLASS: weight class 2 ** (queens on long
+    # diagonals), plain_class for those with none (0: dropped).  A west
+    # half-board can hold the main diagonal in its north quadrant only, the
     # other in its south one.
     north_rows = rows & ((1 << g.h) - 1)
     south_rows = rows >> g.off
@@ -179,23 +186,25 @@ def _halves(
     while True:
         if _popcount(sub) == _popcount(north_rows):
             south, plain_b = _quadrant(
-                q, g, south_rows, cols ^ sub, True, east, holes1, holes2, mode
+                quarter, g, south_rows, cols ^ sub, True, east, holes1, holes2, mode
             )
-            north, plain_a = _quadrant(q, g, north_rows, sub, False, east, holes1, holes2, mode)
+            north, plain_a = _quadrant(
+                quarter, g, north_rows, sub, False, east, holes1, holes2, mode
+            )
             if not south:
                 north = []
             for i, (a1, a2, pa) in enumerate(north):
                 for j, (b1, b2, pb) in enumerate(south):
                     if a1 & b1 or a2 & b2:
                         continue
-                    if mode != 2:
-                        (items[0] if mode == 0 else stored).append(pa | pb)
+                    if mode != Mode.BY_CLASS:
+                        (items[0] if mode == Mode.ALL else stored).append(pa | pb)
                         continue
                     on_long = (i >= plain_a) + (j >= plain_b)
                     if on_long:
                         items[on_long].append(pa | pb)
-                    elif k:
-                        items[k - 1].append(pa | pb)
+                    elif plain_class:
+                        items[plain_class - 1].append(pa | pb)
         if sub == 0:
             break
         sub = (sub - 1) & cols
@@ -204,20 +213,20 @@ def _halves(
 
 def packed_halves(
     quarter: Quarter, east: Any, rows: Any, cols: Any, holes1: Any, holes2: Any, mode: Any,
-    q: Any,
+    plain_class: Any,
 ) -> tuple[list[int], list[list[int]]]:  # fmt: skip
     """The packed half-boards as _halves lists them: (stored, [items by class])."""
     _check_quarter(quarter)
     n, h = quarter.n, quarter.h
     rows, cols = operator.index(rows), operator.index(cols)
-    mode, q = operator.index(mode), operator.index(q)
-    if rows >> n or cols >> h or rows < 0 or cols < 0 or not 0 <= mode <= 2 or not 0 <= q <= 2:
-        raise ValueError("rows, cols, mode or q out of range")
+    side_mode, plain_class = Mode(mode), operator.index(plain_class)
+    if rows >> n or cols >> h or rows < 0 or cols < 0 or not 0 <= plain_class <= 2:
+        raise ValueError("rows, cols or plain_class out of range")
     if rows & (1 << h) and n % 2:
         raise ValueError("the middle row holds no quadrant queen")
     g = _Geo(n)
     return _halves(quarter, g, bool(east), rows, cols, operator.index(holes1),
-                   operator.index(holes2), mode, q)  # fmt: skip
+                   operator.index(holes2), side_mode, plain_class)  # fmt: skip
 
 
 def count_pairs(stored: Sequence[int], items: Sequence[int], bits: Any) -> int:
@@ -232,9 +241,7 @@ def count_pairs(stored: Sequence[int], items: Sequence[int], bits: Any) -> int:
 
 def _mask(value: Any, bits: int) -> int:
     # what the core's conversion to a 64-bit unsigned int, then its check, accept
-    mask = operator.index(value)
-    if mask < 0 or mask >> 64:
-        raise OverflowError("value out of range for a 64-bit unsigned int")
+    mask = _uint64(value)
     if mask >> bits:
         raise ValueError(f"the masks must hold {bits} bits, got {value}")
     return mask
@@ -244,11 +251,10 @@ def _reverse(n: int, rows: int) -> int:
     return sum(1 << (n - 1 - r) for r in _bits(rows))
 
 
-def _count_rows(q: Quarter, g: _Geo, job: tuple[int, int, int, int, int, bool],
-                east_rows: int) -> int:  # fmt: skip
+def _count_rows(quarter: Quarter, g: _Geo, job: Job, east_rows: int) -> int:
     # the weighted count of one row set (0 for one that another row set counts)
-    rows, west, east, holes1, holes2, symmetric = job
-    prime = k = 1
+    rows, symmetric = job.rows, job.symmetric
+    prime = plain_class = 1
     if symmetric:
         flipped = _reverse(g.n, east_rows)
         if east_rows > flipped:
@@ -256,15 +262,17 @@ def _count_rows(q: Quarter, g: _Geo, job: tuple[int, int, int, int, int, bool],
         prime = 1 if east_rows == flipped else 2
         # the half turn's image, up to the flip top to bottom
         other = min(rows ^ east_rows, _reverse(g.n, rows ^ east_rows))
-        k = 1 if other == east_rows else (2 if east_rows < other else 0)
-    stored, items = _halves(q, g, True, east_rows, east, holes1, holes2,
-                            1 if symmetric else 0, k)  # fmt: skip
+        plain_class = 1 if other == east_rows else (2 if east_rows < other else 0)
+    mode = Mode.OFF_LONG if symmetric else Mode.ALL
+    stored, items = _halves(quarter, g, True, east_rows, job.east, job.holes1, job.holes2,
+                            mode, plain_class)  # fmt: skip
     if not symmetric:
         stored = items[0]
     if not stored:
         return 0
-    _, items = _halves(q, g, False, rows ^ east_rows, west, holes1, holes2,
-                       2 if symmetric else 0, k)  # fmt: skip
+    mode = Mode.BY_CLASS if symmetric else Mode.ALL
+    _, items = _halves(quarter, g, False, rows ^ east_rows, job.west, job.holes1, job.holes2,
+                       mode, plain_class)  # fmt: skip
     bits = 2 * g.width
     return prime * sum((1 << c) * count_pairs(stored, items[c], bits) for c in range(_CLASSES))
 
@@ -291,10 +299,47 @@ def _unrank(rank: int, m: int, k: int) -> int:
     return mask
 
 
-def row_sets(rows: Any, k: Any) -> int:
-    """How many row sets a job has: the k-subsets of the free rows."""
-    rows, k = operator.index(rows), operator.index(k)
-    return _choose(_popcount(rows), k) if 0 <= rows < 1 << 32 else 0
+def _uint64(value: Any) -> int:
+    # what the core's conversion to a 64-bit unsigned int accepts
+    number: int = operator.index(value)
+    if number < 0 or number >> 64:
+        raise OverflowError("value out of range for a 64-bit unsigned int")
+    return number
+
+
+class Job:
+    """What a cross leaves to the quadrants of an n board, checked once here:
+    the free rows (board rows), the free west and east columns (local, bit c:
+    column c of the half), the diagonals the cross holds (r + c and
+    r - c + n - 1), and whether the even board's symmetries hold within it.
+
+    >>> Job(8, 0xFF, 0xF, 0xF, 0, 0, True).row_sets
+    70
+    """
+
+    def __init__(
+        self, n: Any, rows: Any, west: Any, east: Any, holes1: Any, holes2: Any,
+        symmetric: Any,
+    ) -> None:  # fmt: skip
+        n = operator.index(n)
+        if not MIN_N <= n <= MAX_N:
+            raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
+        rows, west, east = _uint64(rows), _uint64(west), _uint64(east)
+        if rows >> n or west >> (n // 2) or east >> (n // 2):
+            raise ValueError("rows must be a mask of the board's rows, west and east of h columns")
+        self.n = n
+        self.rows, self.west, self.east = rows, west, east
+        self.holes1, self.holes2 = _uint64(holes1), _uint64(holes2)
+        self.symmetric = bool(symmetric)
+        self._positions = list(_bits(rows))  # the free rows, in order
+        self._k = _popcount(east)  # each row set has k rows
+        if _popcount(west) + self._k != len(self._positions):
+            raise ValueError("the free rows must be as many as the free columns")
+
+    @property
+    def row_sets(self) -> int:
+        """How many row sets it has: the k-subsets of the free rows, k its free east columns."""
+        return _choose(len(self._positions), self._k)
 
 
 def _check_quarter(quarter: Any) -> None:
@@ -316,27 +361,22 @@ class Scratch:
 
 
 def count_rows(
-    quarter: Quarter, rows: Any, west: Any, east: Any, holes1: Any, holes2: Any,
-    symmetric: Any, first: Any, end: Any, stop: Any, scratch: Scratch | None = None,
-) -> int:  # fmt: skip
+    quarter: Quarter, job: Job, first: Any, end: Any, stop: Any, scratch: Scratch | None = None
+) -> int:
     """The weighted count of the row sets ranked first..end-1 (colex order) of
-    the k-subsets of `rows`, k the number of free east columns; `scratch`, this
-    thread's Scratch of this quarter, or None for a new one (one in use by
-    another thread is refused with a RuntimeError)."""
+    `job` (of the quarter's n); `scratch`, this thread's Scratch of this
+    quarter, or None for a new one (one in use by another thread is refused
+    with a RuntimeError)."""
     _check_quarter(quarter)
-    n, h = quarter.n, quarter.h
-    rows, west, east = operator.index(rows), operator.index(west), operator.index(east)
-    lo, hi = operator.index(first), operator.index(end)
+    if not isinstance(job, Job):
+        raise TypeError(f"job must be a Job, not {type(job).__name__}")
+    lo, hi = _uint64(first), _uint64(end)
     if stop is None or len(memoryview(stop)) < 1:
         raise ValueError("stop must hold at least one byte")
-    if rows >> n or west >> h or east >> h or min(rows, west, east) < 0:
-        raise ValueError("rows must be a mask of the board's rows, west and east of h columns")
-    positions = list(_bits(rows))
-    m, k = len(positions), _popcount(east)
-    if _popcount(west) + k != m:
-        raise ValueError("the free rows must be as many as the free columns")
-    if hi > _choose(m, k) or lo > hi or lo < 0:
-        raise ValueError(f"the row sets run from 0 to {_choose(m, k)}, not {lo}..{hi}")
+    if job.n != quarter.n:
+        raise ValueError(f"the job is of n = {job.n}, the quarter of n = {quarter.n}")
+    if hi > job.row_sets or lo > hi:
+        raise ValueError(f"the row sets run from 0 to {job.row_sets}, not {lo}..{hi}")
     if scratch is not None and not isinstance(scratch, Scratch):
         raise TypeError(f"scratch must be a Scratch, not {type(scratch).__name__}")
     if scratch is not None and scratch.quarter is not quarter:
@@ -347,22 +387,16 @@ def count_rows(
         raise RuntimeError("this Scratch is in use by another thread")
     scratch.busy = True
     try:
-        return _count_range(quarter, rows, west, east, holes1, holes2, symmetric, lo, hi, stop)
+        return _count_range(quarter, job, lo, hi, stop)
     finally:
         scratch.busy = False
 
 
-def _count_range(
-    quarter: Quarter, rows: int, west: int, east: int, holes1: Any, holes2: Any,
-    symmetric: Any, lo: int, hi: int, stop: Any,
-) -> int:  # fmt: skip
-    n = quarter.n
-    positions = list(_bits(rows))
-    m, k = len(positions), _popcount(east)
-    g = _Geo(n)
-    job = (rows, west, east, operator.index(holes1), operator.index(holes2), bool(symmetric))
+def _count_range(quarter: Quarter, job: Job, lo: int, hi: int, stop: Any) -> int:
+    positions, k = job._positions, job._k
+    g = _Geo(quarter.n)
     total = 0
-    chosen = _unrank(lo, m, k) if lo < hi else 0
+    chosen = _unrank(lo, len(positions), k) if lo < hi else 0
     for _ in range(lo, hi):
         if stop[0]:
             break

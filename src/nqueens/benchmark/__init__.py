@@ -28,6 +28,19 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any, Callable, NamedTuple, TextIO
 
+from .._bench_defaults import (
+    DEFAULT_BUDGET,
+    DEFAULT_MAX_N,
+    DEFAULT_RUNS,
+    JSON_NAME,
+    MARKDOWN_NAME,
+    MAX_RUNS,
+    MIN_RUNS,
+    PLOT_NAME,
+    QUICK_BUDGET,
+    QUICK_MAX_N,
+    SLOW_RUN,
+)
 from .._counting import INLINE_MAX_N, count
 from .._oeis import A000170
 from .._select import IMPLEMENTATION
@@ -93,16 +106,6 @@ __all__ = [
     "warnings_for",
 ]
 
-DEFAULT_MAX_N = 16
-# the default budget lets plain C reach n = 16, the size the README quotes
-# (BENCHMARKS.md gives its time and the default run's)
-DEFAULT_BUDGET = 4.0
-QUICK_MAX_N = 12
-QUICK_BUDGET = 0.2
-DEFAULT_RUNS = 5
-MAX_RUNS = 1000
-MIN_RUNS = 3
-SLOW_RUN = 1.0  # seconds: a run this long is repeated MIN_RUNS times only
 SAMPLE_SLICE = 0.02  # seconds: a faster call is looped until a batch takes this long
 INTERRUPTED = "the run was interrupted (Ctrl-C)"
 CHECK_MAX_N = 8  # a solver from --against is checked on n = 4..8 before it is timed
@@ -352,11 +355,6 @@ def warnings_for(timings: Sequence[Timing], facts: dict[str, Any]) -> list[str]:
                 "more than they saved, or other work held a core"
             )
     return found
-
-
-MARKDOWN_NAME = "nqueens-bench.md"
-JSON_NAME = "nqueens-bench.json"
-PLOT_NAME = "nqueens-bench.png"
 
 
 class Options(NamedTuple):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, NoReturn
 
-from .. import benchmark as settings
+from .. import _bench_defaults as settings
 from .._clusters import MPI_LAUNCH
 from .._executors import VERIFY_DEFAULT
 from .._render import STYLES
