@@ -4,6 +4,9 @@ The search runs in two compiled cores, quadrant assembly for counts from
 n = 12 on and the row-by-row bitmask search for the rest
 (``IMPLEMENTATION == "cython"``), or, where they are missing or
 ``NQUEENS_PUREPYTHON=1`` is set, in their pure-Python twins (``"python"``).
+The quadrant core's hot loops run in the best variant this processor has:
+``CPU`` is "baseline" (any x86-64, or another processor), "v3" (AVX2) or
+"v4" (AVX-512 with VPOPCNTDQ); ``NQUEENS_CPU`` forces one.
 """
 
 from ._assembly import QuadrantTask
@@ -16,12 +19,13 @@ from ._executors import ExecutorError
 from ._journal import JournalError
 from ._random_solution import random_solution
 from ._render import SVG_MAX_N, SVG_MAX_SIZE, render, render_lines, to_svg
-from ._select import IMPLEMENTATION
+from ._select import CPU, IMPLEMENTATION
 from ._tasks import Subproblem, count_subproblem, subproblems
 from ._validate import MAX_N
 from ._version import __version__
 
 __all__ = [
+    "CPU",
     "IMPLEMENTATION",
     "MAX_N",
     "PLACEMENT_MAX_N",

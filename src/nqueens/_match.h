@@ -1,23 +1,52 @@
-/* The one loop of the quadrant core written in C: counting disjoint pairs
- * with bit-sliced tables (see _quadrants.pyx).  It is in C only so that it
- * can be compiled twice, for any x86-64 and for AVX2 with the popcount
- * instruction, the second chosen at run time where the processor has it
- * (GCC and Clang on x86-64); elsewhere it is plain C.
+/* The hot loops of the quadrant core, written in C (see _quadrants.pyx):
+ * placing a quadrant's table entries on the board, joining north and south
+ * quadrants into half-boards, and counting disjoint pairs with bit-sliced
+ * tables.  They are in C so that each can be compiled once per processor
+ * level and the best one chosen at run time
+ * (GCC and Clang on x86-64, as numpy and simdjson do): "baseline" (any
+ * x86-64, and the only one elsewhere), "v3" (x86-64-v3: AVX2 and the
+ * popcount instruction) and "v4" (AVX-512 with VPOPCNTDQ: a group of 512
+ * stored masks is one register, counted by one vpopcntq).
  *
- * tables: per group, `chunks` chunks of 32 entries of NQ_GROUP words.
- * Entry v of chunk c is the AND of the words of bit positions 5c + i for
- * each bit i of v (all ones for v = 0); a word's bit says that a stored mask
- * does NOT hold that position.  For each item: AND its chunks' entries and
- * count the bits left, the stored masks that share no bit with it.
- * nq_direct: the same count, one pair at a time (for few stored masks). */
+ * tables: per group, `chunks` chunks of 32 entries of NQ_GROUP words (the
+ * _quadrants core starts them on a cache line).  Entry v of chunk c is the
+ * AND of the words of bit positions 5c + i for each bit i of v (all ones for
+ * v = 0); a word's bit says that a stored mask does NOT hold that position.
+ * For each item: AND its chunks' entries and count the bits left, the stored
+ * masks that share no bit with it.  nq_direct: the same count, one pair at a
+ * time (for few stored masks).
+ *
+ * nq_place: a quadrant's table entries (d1 | d2 << 32, its own diagonals)
+ * shifted onto the board, those clear of the holes (and, for on_long 0 or
+ * 1, those off or on a long diagonal) written to o1, o2 (the diagonals) and
+ * op (packed); returns how many.  nq_join: for one north placement a, the
+ * half-boards a + b of the south placements b it does not attack, packed;
+ * nq_join_rows: the same for several north placements, while room lasts.
+ * Both may write past what they keep, never past `count` (`width`) words
+ * from where they start.
+ *
+ * nq_levels(): the levels this processor and its operating system run, a bit
+ * each (NQ_BASELINE, NQ_V3, NQ_V4); nq_use(level) picks one of them (0 when
+ * it is not among them); nq_level() says which runs.  The first call of any
+ * picks the best; a thread that races another sets the same value. */
 #ifndef NQUEENS_MATCH_H
 #define NQUEENS_MATCH_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "_bits.h"
+
 #define NQ_GROUP 8 /* words per group: 512 stored masks */
 #define NQ_CHUNK 5 /* bit positions per table lookup */
+
+enum { NQ_BASELINE = 0, NQ_V3 = 1, NQ_V4 = 2 };
+
+typedef struct {
+    int s1, s2;         /* the shifts that put a quadrant's diagonals on the board */
+    int lo1, lo2, bits; /* the overlap of the halves: d1 from lo1, d2 from lo2, bits each */
+    uint64_t holes1, holes2, long_bit, full;
+} nq_frame;
 
 static inline int nq_popcount_plain(uint64_t x)
 {
@@ -61,6 +90,112 @@ static inline int nq_popcount_plain(uint64_t x)
     }                                                                             \
     return total;
 
+#define NQ_PLACE_BODY                                                             \
+    size_t k = 0;                                                                 \
+    for (size_t i = 0; i < count; i++) {                                          \
+        const uint64_t d1 = (entry[i] & 0xFFFFFFFFULL) << f->s1;                  \
+        const uint64_t d2 = (entry[i] >> 32) << f->s2;                            \
+        o1[k] = d1;                                                               \
+        o2[k] = d2;                                                               \
+        op[k] = ((d1 >> f->lo1) & f->full) | (((d2 >> f->lo2) & f->full) << f->bits); \
+        k += ((d1 & f->holes1) | (d2 & f->holes2)) == 0                           \
+             && (on_long < 0 || (((d1 | d2) & f->long_bit) != 0) == on_long);     \
+    }                                                                             \
+    return k;
+
+#define NQ_JOIN_BODY                                                              \
+    size_t k = 0;                                                                 \
+    for (size_t j = 0; j < width; j++) {                                          \
+        dest[k] = pa | bp[j];                                                     \
+        k += ((a1 & b1[j]) | (a2 & b2[j])) == 0;                                  \
+    }                                                                             \
+    return k;
+
+/* nq_join for north placements a[0], a[1], ... in turn while `room` words
+ * are left for one more; *used: how many were joined */
+#define NQ_JOIN_ROWS_BODY(JOIN)                                                   \
+    size_t written = 0, i = 0;                                                    \
+    for (; i < na && room - written >= width; i++)                                \
+        written += JOIN(dest + written, a1[i], a2[i], ap[i], b1, b2, bp, width);  \
+    *used = i;                                                                    \
+    return written;
+
+#define NQ_JOIN_ROWS_ARGS                                                         \
+    uint64_t *dest, size_t room, const uint64_t *a1, const uint64_t *a2,          \
+        const uint64_t *ap, size_t na, const uint64_t *b1, const uint64_t *b2,    \
+        const uint64_t *bp, size_t width, size_t *used
+
+/* nq_slice: the tables of `groups` groups of stored masks (bits bits each),
+ * the last group padded with masks that hold every bit (they meet only an
+ * empty item) */
+static inline void nq_transpose(uint64_t *a)
+{
+    /* a 64 x 64 bit matrix in place: bit c of a[r] becomes bit r of a[c] */
+    uint64_t m = 0xFFFFFFFF00000000ULL;
+    for (int j = 32; j; j >>= 1, m ^= m >> j) {
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            const uint64_t t = ((a[k] >> j) ^ a[k | j]) & (m >> j);
+            a[k] ^= t << j;
+            a[k | j] ^= t;
+        }
+    }
+}
+
+#define NQ_SLICE_BODY                                                             \
+    const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;                          \
+    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;                         \
+    uint64_t block[64];                                                           \
+    uint64_t slices[64][NQ_GROUP];                                                \
+    for (size_t g = 0; g < groups; g++) {                                         \
+        for (int kk = 0; kk < NQ_GROUP; kk++) {                                   \
+            for (int j = 0; j < 64; j++) {                                        \
+                const size_t at = g * 64 * NQ_GROUP + (size_t)(kk * 64 + j);      \
+                block[j] = at < size ? stored[at] : ~(uint64_t)0;                 \
+            }                                                                     \
+            nq_transpose(block);                                                  \
+            for (int b = 0; b < 64; b++)                                          \
+                slices[b][kk] = b < bits ? ~block[b] : ~(uint64_t)0;              \
+        }                                                                         \
+        uint64_t *base = tables + g * stride;                                     \
+        for (int c = 0; c < chunks; c++) {                                        \
+            uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;                   \
+            for (int kk = 0; kk < NQ_GROUP; kk++)                                 \
+                entry[kk] = ~(uint64_t)0;                                         \
+            for (int v = 1; v < 32; v++) {                                        \
+                const uint64_t *from = entry + (v & (v - 1)) * NQ_GROUP;          \
+                const uint64_t *slice = slices[c * NQ_CHUNK + nq_ctz64((unsigned)v)]; \
+                for (int kk = 0; kk < NQ_GROUP; kk++)                             \
+                    entry[v * NQ_GROUP + kk] = from[kk] & slice[kk];              \
+            }                                                                     \
+        }                                                                         \
+    }
+
+#define NQ_SLICE_ARGS                                                             \
+    const uint64_t *stored, size_t size, int bits, uint64_t *tables, size_t groups
+
+static size_t nq_place_plain(const uint64_t *entry, size_t count, const nq_frame *f,
+                             int on_long, uint64_t *o1, uint64_t *o2, uint64_t *op)
+{
+    NQ_PLACE_BODY
+}
+
+static size_t nq_join_plain(uint64_t *dest, uint64_t a1, uint64_t a2, uint64_t pa,
+                            const uint64_t *b1, const uint64_t *b2, const uint64_t *bp,
+                            size_t width)
+{
+    NQ_JOIN_BODY
+}
+
+static size_t nq_join_rows_plain(NQ_JOIN_ROWS_ARGS)
+{
+    NQ_JOIN_ROWS_BODY(nq_join_plain)
+}
+
+static void nq_slice_plain(NQ_SLICE_ARGS)
+{
+    NQ_SLICE_BODY
+}
+
 static uint64_t nq_direct_plain(const uint64_t *stored, size_t size, const uint64_t *items,
                                 size_t count)
 {
@@ -74,47 +209,313 @@ static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-__attribute__((target("avx2,popcnt"))) static uint64_t
-nq_match_avx2(const uint64_t *tables, size_t groups, int chunks, const uint64_t *items,
-              size_t count)
+#define NQ_DISPATCH 1
+#include <immintrin.h>
+
+#define NQ_TARGET_V3 __attribute__((target("avx2,bmi,bmi2,lzcnt,popcnt")))
+#define NQ_TARGET_V4                                                                  \
+    __attribute__((target("avx2,bmi,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl,"     \
+                          "avx512dq,avx512cd,avx512vpopcntdq")))
+
+NQ_TARGET_V3 static uint64_t nq_match_v3(const uint64_t *tables, size_t groups, int chunks,
+                                         const uint64_t *items, size_t count)
 {
     NQ_MATCH_BODY(__builtin_popcountll)
 }
 
-__attribute__((target("avx2,popcnt"))) static uint64_t
-nq_direct_avx2(const uint64_t *stored, size_t size, const uint64_t *items, size_t count)
+NQ_TARGET_V3 static uint64_t nq_direct_v3(const uint64_t *stored, size_t size,
+                                          const uint64_t *items, size_t count)
 {
     NQ_DIRECT_BODY
 }
 
-static int nq_has_avx2(void)
+NQ_TARGET_V3 static size_t nq_place_v3(const uint64_t *entry, size_t count,
+                                       const nq_frame *f, int on_long, uint64_t *o1,
+                                       uint64_t *o2, uint64_t *op)
 {
-    static int known = -1; /* threads may both set it: to the same value */
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    NQ_PLACE_BODY
+}
+
+NQ_TARGET_V3 static size_t nq_join_v3(uint64_t *dest, uint64_t a1, uint64_t a2, uint64_t pa,
+                                      const uint64_t *b1, const uint64_t *b2,
+                                      const uint64_t *bp, size_t width)
+{
+    NQ_JOIN_BODY
+}
+
+NQ_TARGET_V3 static size_t nq_join_rows_v3(NQ_JOIN_ROWS_ARGS)
+{
+    NQ_JOIN_ROWS_BODY(nq_join_v3)
+}
+
+NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
+{
+    NQ_SLICE_BODY
+}
+
+NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
+{
+    NQ_SLICE_BODY
+}
+
+/* v4 keeps eight lanes at once: the lanes kept are compressed in a register
+ * and stored whole (a compressing store to memory is slow on some AMD cores) */
+NQ_TARGET_V4 static size_t nq_place_v4(const uint64_t *entry, size_t count,
+                                       const nq_frame *f, int on_long, uint64_t *o1,
+                                       uint64_t *o2, uint64_t *op)
+{
+    const __m128i s1 = _mm_cvtsi32_si128(f->s1), s2 = _mm_cvtsi32_si128(f->s2);
+    const __m128i lo1 = _mm_cvtsi32_si128(f->lo1), lo2 = _mm_cvtsi32_si128(f->lo2);
+    const __m128i bits = _mm_cvtsi32_si128(f->bits);
+    const __m512i low = _mm512_set1_epi64(0xFFFFFFFFLL), full = _mm512_set1_epi64((long long)f->full);
+    const __m512i h1 = _mm512_set1_epi64((long long)f->holes1);
+    const __m512i h2 = _mm512_set1_epi64((long long)f->holes2);
+    const __m512i lb = _mm512_set1_epi64((long long)f->long_bit);
+    size_t k = 0;
+    for (size_t i = 0; i < count; i += 8) {
+        const __mmask8 lanes = count - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (count - i)) - 1);
+        const __m512i e = _mm512_maskz_loadu_epi64(lanes, (const void *)(entry + i));
+        const __m512i d1 = _mm512_sll_epi64(_mm512_and_si512(e, low), s1);
+        const __m512i d2 = _mm512_sll_epi64(_mm512_srli_epi64(e, 32), s2);
+        const __m512i p = _mm512_or_si512(
+            _mm512_and_si512(_mm512_srl_epi64(d1, lo1), full),
+            _mm512_sll_epi64(_mm512_and_si512(_mm512_srl_epi64(d2, lo2), full), bits));
+        const __m512i hit = _mm512_or_si512(_mm512_and_si512(d1, h1), _mm512_and_si512(d2, h2));
+        __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, hit, hit);
+        if (on_long >= 0) {
+            const __mmask8 on = _mm512_test_epi64_mask(_mm512_or_si512(d1, d2), lb);
+            keep &= on_long ? on : (__mmask8)~on;
+        }
+        const int kept = __builtin_popcount(keep);
+        const __mmask8 out = (__mmask8)((1u << kept) - 1);
+        _mm512_mask_storeu_epi64((void *)(o1 + k), out, _mm512_maskz_compress_epi64(keep, d1));
+        _mm512_mask_storeu_epi64((void *)(o2 + k), out, _mm512_maskz_compress_epi64(keep, d2));
+        _mm512_mask_storeu_epi64((void *)(op + k), out, _mm512_maskz_compress_epi64(keep, p));
+        k += (size_t)kept;
     }
-    return known;
+    return k;
+}
+
+NQ_TARGET_V4 static size_t nq_join_v4(uint64_t *dest, uint64_t a1, uint64_t a2, uint64_t pa,
+                                      const uint64_t *b1, const uint64_t *b2,
+                                      const uint64_t *bp, size_t width)
+{
+    const __m512i x1 = _mm512_set1_epi64((long long)a1), x2 = _mm512_set1_epi64((long long)a2);
+    const __m512i xp = _mm512_set1_epi64((long long)pa);
+    size_t k = 0;
+    for (size_t j = 0; j < width; j += 8) {
+        const __mmask8 lanes = width - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (width - j)) - 1);
+        const __m512i hit = _mm512_or_si512(
+            _mm512_and_si512(x1, _mm512_maskz_loadu_epi64(lanes, (const void *)(b1 + j))),
+            _mm512_and_si512(x2, _mm512_maskz_loadu_epi64(lanes, (const void *)(b2 + j))));
+        const __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, hit, hit);
+        const __m512i joined =
+            _mm512_or_si512(xp, _mm512_maskz_loadu_epi64(lanes, (const void *)(bp + j)));
+        const int kept = __builtin_popcount(keep);
+        _mm512_mask_storeu_epi64((void *)(dest + k), (__mmask8)((1u << kept) - 1),
+                                 _mm512_maskz_compress_epi64(keep, joined));
+        k += (size_t)kept;
+    }
+    return k;
+}
+
+NQ_TARGET_V4 static size_t nq_join_rows_v4(NQ_JOIN_ROWS_ARGS)
+{
+    NQ_JOIN_ROWS_BODY(nq_join_v4)
+}
+
+NQ_TARGET_V4 static uint64_t nq_match_v4(const uint64_t *tables, size_t groups, int chunks,
+                                         const uint64_t *items, size_t count)
+{
+    /* one group's entry is one register: AND the item's chunks, one vpopcntq,
+     * the counts summed lane by lane and reduced once; two items at a time */
+    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
+    __m512i sum = _mm512_setzero_si512();
+    for (size_t g = 0; g < groups; g++) {
+        const uint64_t *t = tables + g * stride;
+        size_t i = 0;
+        for (; i + 2 <= count; i += 2) {
+            uint64_t a = items[i], b = items[i + 1];
+            __m512i x = _mm512_load_si512((const void *)(t + (a & 31) * NQ_GROUP));
+            __m512i y = _mm512_load_si512((const void *)(t + (b & 31) * NQ_GROUP));
+            for (int c = 1; c < chunks; c++) {
+                const uint64_t *base = t + (size_t)c * 32 * NQ_GROUP;
+                a >>= NQ_CHUNK;
+                b >>= NQ_CHUNK;
+                x = _mm512_and_si512(x, _mm512_load_si512((const void *)(base + (a & 31) * NQ_GROUP)));
+                y = _mm512_and_si512(y, _mm512_load_si512((const void *)(base + (b & 31) * NQ_GROUP)));
+            }
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(y));
+        }
+        if (i < count) {
+            uint64_t a = items[i];
+            __m512i x = _mm512_load_si512((const void *)(t + (a & 31) * NQ_GROUP));
+            for (int c = 1; c < chunks; c++) {
+                a >>= NQ_CHUNK;
+                x = _mm512_and_si512(
+                    x, _mm512_load_si512((const void *)(t + ((size_t)c * 32 + (a & 31)) * NQ_GROUP)));
+            }
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
+        }
+    }
+    return (uint64_t)_mm512_reduce_add_epi64(sum);
+}
+
+NQ_TARGET_V4 static uint64_t nq_direct_v4(const uint64_t *stored, size_t size,
+                                          const uint64_t *items, size_t count)
+{
+    /* 32 stored masks held in four registers (the last ones masked off), each
+     * item broadcast and tested against them: the lanes whose AND is zero */
+    uint64_t total = 0;
+    for (size_t j = 0; j < size; j += 32) {
+        __mmask8 lanes[4];
+        __m512i block[4];
+        for (int r = 0; r < 4; r++) {
+            const size_t at = j + 8 * (size_t)r;
+            const size_t left = at < size ? size - at : 0;
+            lanes[r] = left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1);
+            block[r] = _mm512_maskz_loadu_epi64(lanes[r], (const void *)(stored + (left ? at : 0)));
+        }
+        for (size_t i = 0; i < count; i++) {
+            const __m512i item = _mm512_set1_epi64((long long)items[i]);
+            total += (uint64_t)(__builtin_popcount(_mm512_mask_testn_epi64_mask(lanes[0], block[0], item))
+                                + __builtin_popcount(_mm512_mask_testn_epi64_mask(lanes[1], block[1], item))
+                                + __builtin_popcount(_mm512_mask_testn_epi64_mask(lanes[2], block[2], item))
+                                + __builtin_popcount(_mm512_mask_testn_epi64_mask(lanes[3], block[3], item)));
+        }
+    }
+    return total;
+}
+
+static int nq_detect(void)
+{
+    int levels = 1 << NQ_BASELINE;
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi")
+        && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
+        levels |= 1 << NQ_V3;
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+            && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")
+            && __builtin_cpu_supports("avx512cd")
+            && __builtin_cpu_supports("avx512vpopcntdq"))
+            levels |= 1 << NQ_V4;
+    }
+    return levels;
+}
+#else
+#define NQ_DISPATCH 0
+static int nq_detect(void)
+{
+    return 1 << NQ_BASELINE;
+}
+#endif
+
+static int nq_known_levels = -1;
+static int nq_current = -1;
+
+static int nq_levels(void)
+{
+    if (nq_known_levels < 0)
+        nq_known_levels = nq_detect();
+    return nq_known_levels;
+}
+
+static int nq_level(void)
+{
+    if (nq_current < 0) {
+        int levels = nq_levels();
+        nq_current = levels & (1 << NQ_V4) ? NQ_V4 : levels & (1 << NQ_V3) ? NQ_V3 : NQ_BASELINE;
+    }
+    return nq_current;
+}
+
+static int nq_use(int level)
+{
+    if (level < NQ_BASELINE || level > NQ_V4 || !(nq_levels() & (1 << level)))
+        return 0;
+    nq_current = level;
+    return 1;
+}
+
+static size_t nq_place(const uint64_t *entry, size_t count, const nq_frame *f, int on_long,
+                       uint64_t *o1, uint64_t *o2, uint64_t *op)
+{
+#if NQ_DISPATCH
+    switch (nq_level()) {
+    case NQ_V4:
+        return nq_place_v4(entry, count, f, on_long, o1, o2, op);
+    case NQ_V3:
+        return nq_place_v3(entry, count, f, on_long, o1, o2, op);
+    default:
+        break;
+    }
+#endif
+    return nq_place_plain(entry, count, f, on_long, o1, o2, op);
+}
+
+static void nq_slice(NQ_SLICE_ARGS)
+{
+#if NQ_DISPATCH
+    switch (nq_level()) {
+    case NQ_V4:
+        nq_slice_v4(stored, size, bits, tables, groups);
+        return;
+    case NQ_V3:
+        nq_slice_v3(stored, size, bits, tables, groups);
+        return;
+    default:
+        break;
+    }
+#endif
+    nq_slice_plain(stored, size, bits, tables, groups);
+}
+
+static size_t nq_join_rows(NQ_JOIN_ROWS_ARGS)
+{
+#if NQ_DISPATCH
+    switch (nq_level()) {
+    case NQ_V4:
+        return nq_join_rows_v4(dest, room, a1, a2, ap, na, b1, b2, bp, width, used);
+    case NQ_V3:
+        return nq_join_rows_v3(dest, room, a1, a2, ap, na, b1, b2, bp, width, used);
+    default:
+        break;
+    }
+#endif
+    return nq_join_rows_plain(dest, room, a1, a2, ap, na, b1, b2, bp, width, used);
 }
 
 static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
                          const uint64_t *items, size_t count)
 {
-    if (nq_has_avx2())
-        return nq_match_avx2(tables, groups, chunks, items, count);
+#if NQ_DISPATCH
+    switch (nq_level()) {
+    case NQ_V4:
+        return nq_match_v4(tables, groups, chunks, items, count);
+    case NQ_V3:
+        return nq_match_v3(tables, groups, chunks, items, count);
+    default:
+        break;
+    }
+#endif
     return nq_match_plain(tables, groups, chunks, items, count);
 }
 
 static uint64_t nq_direct(const uint64_t *stored, size_t size, const uint64_t *items,
                           size_t count)
 {
-    if (nq_has_avx2())
-        return nq_direct_avx2(stored, size, items, count);
+#if NQ_DISPATCH
+    switch (nq_level()) {
+    case NQ_V4:
+        return nq_direct_v4(stored, size, items, count);
+    case NQ_V3:
+        return nq_direct_v3(stored, size, items, count);
+    default:
+        break;
+    }
+#endif
     return nq_direct_plain(stored, size, items, count);
 }
-#else
-#define nq_match nq_match_plain
-#define nq_direct nq_direct_plain
-#endif
 
 #endif

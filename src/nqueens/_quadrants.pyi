@@ -4,6 +4,11 @@ from collections.abc import Iterable
 MIN_N: int
 MAX_N: int
 FAST: bool
+CPU_LEVELS: tuple[str, ...]
+
+def cpu_levels() -> tuple[str, ...]: ...
+def cpu() -> str: ...
+def use_cpu(name: str) -> None: ...
 
 class Quarter:
     n: int

@@ -41,10 +41,25 @@ cdef extern from "_match.h":
                       const uint64_t *items, size_t count) nogil
     uint64_t nq_direct(const uint64_t *stored, size_t size, const uint64_t *items,
                        size_t count) nogil
+    void nq_slice(const uint64_t *stored, size_t size, int bits, uint64_t *tables,
+                  size_t groups) nogil
+    ctypedef struct nq_frame:
+        int s1, s2, lo1, lo2, bits
+        uint64_t holes1, holes2, long_bit, full
+    size_t nq_place(const uint64_t *entry, size_t count, const nq_frame *f, int on_long,
+                    uint64_t *o1, uint64_t *o2, uint64_t *op) nogil
+    size_t nq_join_rows(uint64_t *dest, size_t room, const uint64_t *a1, const uint64_t *a2,
+                        const uint64_t *ap, size_t na, const uint64_t *b1,
+                        const uint64_t *b2, const uint64_t *bp, size_t width,
+                        size_t *used) nogil
+    int nq_levels() nogil
+    int nq_level() nogil
+    int nq_use(int level) nogil
 
 MIN_N = 4
 MAX_N = 23  # a quadrant of side 11: its table keys take 2 x 11 bits
 FAST = True  # count() prefers this core where it applies
+CPU_LEVELS = ("baseline", "v3", "v4")  # the variants of the pair counting, by index
 
 cdef uint64_t _LOW32 = 0xFFFFFFFF
 
@@ -58,6 +73,7 @@ cdef enum:
     _CUT_FROM = 4096  # stored masks from which they are cut into buckets
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows
+    _SLACK = 8  # words past the last one kept that nq_place may write
 
 
 cpdef enum Mode:
@@ -303,10 +319,6 @@ cdef void _release_work(_Work *w) noexcept nogil:
     memset(w, 0, sizeof(_Work))
 
 
-cdef inline uint64_t _pack(const _Geo *g, uint64_t d1, uint64_t d2) noexcept nogil:
-    return ((d1 >> g.lo1) & g.full) | (((d2 >> g.lo2) & g.full) << g.width)
-
-
 cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t cols,
                       bint south, bint east, uint64_t holes1, uint64_t holes2,
                       Mode mode, _Buf *d1s, _Buf *d2s, _Buf *packed, size_t at,
@@ -316,40 +328,28 @@ cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t co
     # diagonals only; BY_CLASS: first those (plain[0] of them), then the others
     cdef int r0 = g.off if south else 0
     cdef int c0 = g.off if east else 0
-    cdef int s1 = r0 + c0, s2 = r0 - c0 + g.n - g.h
-    cdef uint64_t long_bit = (<uint64_t>1) << (g.n - 1)
     cdef uint32_t key = (rows << t.h) | cols
-    cdef uint32_t i
+    cdef const uint64_t *entry = t.entry + t.start[key]
+    cdef size_t count = t.start[key + 1] - t.start[key]
     cdef size_t k = at
-    cdef uint64_t e, d1, d2
     cdef int on_long
-    cdef uint64_t *o1 = d1s.data
-    cdef uint64_t *o2 = d2s.data
-    cdef uint64_t *op = packed.data
-    if mode == ALL:  # no branch: write each, keep it or not
-        for i in range(t.start[key], t.start[key + 1]):
-            e = t.entry[i]
-            d1 = (e & _LOW32) << s1
-            d2 = (e >> 32) << s2
-            o1[k] = d1
-            o2[k] = d2
-            op[k] = _pack(g, d1, d2)
-            k += ((d1 & holes1) | (d2 & holes2)) == 0
+    cdef nq_frame f
+    f.s1 = r0 + c0
+    f.s2 = r0 - c0 + g.n - g.h
+    f.lo1 = g.lo1
+    f.lo2 = g.lo2
+    f.bits = g.width
+    f.holes1 = holes1
+    f.holes2 = holes2
+    f.long_bit = (<uint64_t>1) << (g.n - 1)
+    f.full = g.full
+    if mode == ALL:
+        k += nq_place(entry, count, &f, -1, d1s.data + k, d2s.data + k, packed.data + k)
         plain[0] = k
         return k - at
     for on_long in range(2 if mode == BY_CLASS else 1):
-        for i in range(t.start[key], t.start[key + 1]):
-            e = t.entry[i]
-            d1 = (e & _LOW32) << s1
-            d2 = (e >> 32) << s2
-            if (d1 & holes1) or (d2 & holes2):
-                continue
-            if mode != ALL and (((d1 | d2) & long_bit) != 0) != on_long:
-                continue
-            d1s.data[k] = d1
-            d2s.data[k] = d2
-            packed.data[k] = _pack(g, d1, d2)
-            k += 1
+        k += nq_place(entry, count, &f, on_long, d1s.data + k, d2s.data + k,
+                      packed.data + k)
         if on_long == 0:
             plain[0] = k
     return k - at
@@ -371,8 +371,8 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint
         if (sub & cols) == sub and _popcount32(sub) == k:
             key = (rows << t.h) | sub
             size += t.start[key + 1] - t.start[key]
-    if not (_reserve(&c.d1, size + 1) and _reserve(&c.d2, size + 1)
-            and _reserve(&c.packed, size + 1)):
+    if not (_reserve(&c.d1, size + _SLACK) and _reserve(&c.d2, size + _SLACK)
+            and _reserve(&c.packed, size + _SLACK)):
         return False
     size = 0
     for sub in range(subsets):
@@ -393,29 +393,17 @@ cdef bint _join_all(_Buf *out, const _Work *w, size_t a_first, size_t a_end,
                     const _South *c, size_t first, size_t end) noexcept nogil:
     # append a + b for each north placement a in a_first..a_end and south
     # placement b in first..end that a does not attack
-    cdef size_t i, j, size, width = end - first
-    cdef const uint64_t *b1 = c.d1.data
-    cdef const uint64_t *b2 = c.d2.data
-    cdef const uint64_t *bp = c.packed.data
-    cdef uint64_t a1, a2, pa
-    cdef uint64_t *dest
+    cdef size_t i = a_first, used, width = end - first
     if first >= end:
         return True
-    size = out.size
-    dest = out.data
-    for i in range(a_first, a_end):
-        if out.room - size < width:
-            out.size = size
-            if not _reserve(out, 2 * (size + width)):
-                return False
-            dest = out.data
-        a1 = w.north1.data[i]
-        a2 = w.north2.data[i]
-        pa = w.north_packed.data[i]
-        for j in range(first, end):  # no branch: write, and keep it or not
-            dest[size] = pa | bp[j]
-            size += ((a1 & b1[j]) | (a2 & b2[j])) == 0
-    out.size = size
+    while i < a_end:
+        if out.room - out.size < width and not _reserve(out, 2 * (out.size + width)):
+            return False
+        out.size += nq_join_rows(out.data + out.size, out.room - out.size, w.north1.data + i,
+                                 w.north2.data + i, w.north_packed.data + i, a_end - i,
+                                 c.d1.data + first, c.d2.data + first, c.packed.data + first,
+                                 width, &used)
+        i += used
     return True
 
 
@@ -476,56 +464,17 @@ cdef inline int _popcount32(uint32_t x) noexcept nogil:
     return k
 
 
-cdef void _transpose(uint64_t *a) noexcept nogil:
-    # a 64 x 64 bit matrix in place: bit c of a[r] becomes bit r of a[c]
-    cdef int j = 32, k
-    cdef uint64_t m = 0xFFFFFFFF00000000, t
-    while j:
-        k = 0
-        while k < 64:
-            t = ((a[k] >> j) ^ a[k | j]) & (m >> j)
-            a[k] ^= t << j
-            a[k | j] ^= t
-            k = ((k | j) + 1) & ~j
-        j >>= 1
-        m ^= m >> j
-
-
 cdef bint _slice(const _Buf *stored, int bits, _Lines *tables, size_t *groups) noexcept nogil:
-    # the bit-sliced tables of the stored masks, in full groups of 512 (the last
-    # one padded with masks that hold every bit, which meet only an empty item)
+    # the bit-sliced tables of the stored masks, in full groups of 512 (a last
+    # part group of at least _FEW padded; fewer are matched one by one)
     cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
-    cdef size_t stride = <size_t>chunks * 32 * NQ_GROUP
     cdef size_t full = stored.size // _GROUP_BITS
     cdef size_t left = stored.size - full * _GROUP_BITS
     cdef size_t count = full + (1 if left >= _FEW else 0)
-    cdef size_t gi, idx
-    cdef uint64_t block[64]
-    cdef uint64_t slices[64][NQ_GROUP]
-    cdef uint64_t *entry
-    cdef uint64_t *base
-    cdef int c, v, b, kk, j
     groups[0] = count
-    if not _reserve_lines(tables, count * stride):
+    if not _reserve_lines(tables, count * <size_t>chunks * 32 * NQ_GROUP):
         return False
-    for gi in range(count):
-        for kk in range(NQ_GROUP):
-            for j in range(64):
-                idx = gi * _GROUP_BITS + <size_t>(kk * 64 + j)
-                block[j] = stored.data[idx] if idx < stored.size else ~(<uint64_t>0)
-            _transpose(block)
-            for b in range(64):
-                slices[b][kk] = ~block[b] if b < bits else ~(<uint64_t>0)
-        base = tables.data + gi * stride
-        for c in range(chunks):
-            entry = base + <size_t>c * 32 * NQ_GROUP
-            for kk in range(NQ_GROUP):
-                entry[kk] = ~(<uint64_t>0)
-            for v in range(1, 32):
-                b = nq_ctz64(v)
-                for kk in range(NQ_GROUP):
-                    entry[v * NQ_GROUP + kk] = (entry[(v & (v - 1)) * NQ_GROUP + kk]
-                                                & slices[c * NQ_CHUNK + b][kk])
+    nq_slice(stored.data, stored.size, bits, tables.data, count)
     return True
 
 
@@ -750,7 +699,7 @@ cdef void _spread_columns(_Work *w, int side, uint32_t cols) noexcept nogil:
 
 cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
     memset(w, 0, sizeof(_Work))
-    cdef size_t most = t.most + 1
+    cdef size_t most = t.most + _SLACK
     cdef size_t subsets = (<size_t>1) << t.h
     cdef int i
     for i in range(2):
@@ -797,6 +746,29 @@ cdef uint32_t _spread(uint32_t chosen, const int *positions) noexcept nogil:
         chosen &= chosen - 1
         out |= <uint32_t>1 << positions[p]
     return out
+
+
+def cpu_levels():
+    """The variants of the pair counting this processor runs, from CPU_LEVELS:
+    baseline (any x86-64, or any other processor), v3 (AVX2 and popcount),
+    v4 (AVX-512 with VPOPCNTDQ)."""
+    cdef int levels = nq_levels()
+    return tuple(name for i, name in enumerate(CPU_LEVELS) if levels >> i & 1)
+
+
+def cpu():
+    """The variant of the pair counting that runs (the best, unless use_cpu chose)."""
+    return CPU_LEVELS[nq_level()]
+
+
+def use_cpu(name):
+    """Run the variant `name` of the pair counting from now on, in every thread
+    (every variant counts exactly the same; for tests and benchmarks)."""
+    if name not in CPU_LEVELS:
+        raise ValueError(f"the variants are {', '.join(CPU_LEVELS)}, not {name!r}")
+    if not nq_use(CPU_LEVELS.index(name)):
+        raise ValueError(f"this processor does not run {name}: it runs "
+                         f"{', '.join(cpu_levels())}")
 
 
 cdef class Job:
@@ -969,7 +941,7 @@ def packed_halves(Quarter quarter not None, bint east, rows, cols, holes1, holes
     cdef int h = n // 2
     cdef uint64_t r = PyNumber_Index(rows), c = PyNumber_Index(cols)
     cdef uint64_t hl1 = PyNumber_Index(holes1), hl2 = PyNumber_Index(holes2)
-    if not ALL <= mode <= BY_CLASS:
+    if not 0 <= mode <= 2:  # ALL, OFF_LONG, BY_CLASS
         raise ValueError(f"{mode} is not a valid Mode")
     cdef Mode side_mode = <Mode>mode
     if r >> n or c >> h or not 0 <= plain_class <= 2:

@@ -51,6 +51,7 @@ from typing import Any
 MIN_N = 4
 MAX_N = 23
 FAST = False  # slower than the row-by-row twin: count() never picks it
+CPU_LEVELS = ("baseline", "v3", "v4")  # the core's variants of the pair counting
 _CLASSES = 3
 
 
@@ -59,6 +60,27 @@ class Mode(enum.IntEnum):
     ALL = 0  # every one, into items[0] (a job without symmetry)
     OFF_LONG = 1  # east of a symmetric job: none on a long diagonal, into stored
     BY_CLASS = 2  # west of a symmetric job: into items by weight class
+
+
+def cpu_levels() -> tuple[str, ...]:
+    """The variants of the pair counting this processor runs, from CPU_LEVELS:
+    baseline (any x86-64, or any other processor), v3 (AVX2 and popcount),
+    v4 (AVX-512 with VPOPCNTDQ)."""
+    return ("baseline",)  # the twin counts one pair at a time, on anything
+
+
+def cpu() -> str:
+    """The variant of the pair counting that runs (the best, unless use_cpu chose)."""
+    return "baseline"
+
+
+def use_cpu(name: str) -> None:
+    """Run the variant `name` of the pair counting from now on, in every thread
+    (every variant counts exactly the same; for tests and benchmarks)."""
+    if name not in CPU_LEVELS:
+        raise ValueError(f"the variants are {', '.join(CPU_LEVELS)}, not {name!r}")
+    if name not in cpu_levels():
+        raise ValueError(f"this processor does not run {name}: it runs {', '.join(cpu_levels())}")
 
 
 def _bits(mask: int) -> Iterator[int]:

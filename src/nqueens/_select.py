@@ -4,6 +4,12 @@
 other than "0", "false", "no", "off" and empty) forces the twin.
 Otherwise the extension is imported; where it is missing, the twin is used
 with one RuntimeWarning.
+
+The compiled quadrant core carries its hot loops once per processor level
+(baseline, v3, v4) and runs the best this processor has; ``NQUEENS_CPU``
+set to one of them forces it (for tests and benchmarks), with one
+RuntimeWarning when this processor lacks it or the name is unknown.
+``CPU`` says which runs ("python" for the twins).
 """
 
 from __future__ import annotations
@@ -41,6 +47,21 @@ def _load() -> tuple[ModuleType, ModuleType, str]:
     return _bitsolver_py, _quadrants_py, "python"
 
 
+def _choose_cpu(quadrants: ModuleType, implementation: str) -> str:
+    wanted = os.environ.get("NQUEENS_CPU", "").strip().lower()
+    if wanted:
+        try:
+            quadrants.use_cpu(wanted)
+        except ValueError as exc:
+            runs = quadrants.cpu() if implementation == "cython" else "the pure-Python core"
+            warnings.warn(
+                f"nqueens: NQUEENS_CPU={wanted} is ignored ({exc}); {runs} runs instead",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+    return str(quadrants.cpu()) if implementation == "cython" else "python"
+
+
 # the row-by-row core and the quadrant core, both compiled or both twins; mypy
 # checks every call into them against the extension's stubs (_bitsolver.pyi,
 # _quadrants.pyi), which the twins match (tests/test_core_parity.py)
@@ -49,7 +70,9 @@ if TYPE_CHECKING:
     from . import _quadrants as quadrants
 
     IMPLEMENTATION: str
+    CPU: str
 else:
     core, quadrants, IMPLEMENTATION = _load()
+    CPU = _choose_cpu(quadrants, IMPLEMENTATION)
 
-__all__ = ["IMPLEMENTATION", "core", "quadrants"]
+__all__ = ["CPU", "IMPLEMENTATION", "core", "quadrants"]
