@@ -29,17 +29,29 @@ journal, an empty one (taken as new) or a whole one.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import re
-import sqlite3
 import stat
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._output import leads_into_proc
 from ._version import __version__
+
+if TYPE_CHECKING:
+    import hashlib
+    import sqlite3
+else:  # imported by the first journal: a count without one does not load them
+    hashlib = sqlite3 = None
+
+
+def _load() -> None:
+    global hashlib, sqlite3
+    if sqlite3 is None:
+        import hashlib
+        import sqlite3
+
 
 try:
     import fcntl
@@ -82,11 +94,13 @@ class Row(NamedTuple):
 
 
 def _digest(*fields: object) -> str:
+    _load()
     return hashlib.sha256("\x1f".join(map(str, fields)).encode()).hexdigest()[:16]
 
 
 def split_digest(tasks: Sequence[tuple[Any, ...]]) -> str:
     """A short fingerprint of a task list: two splits match only if it matches."""
+    _load()
     digest = hashlib.sha256()
     for task in tasks:
         digest.update(repr(tuple(task)).encode())
@@ -130,6 +144,7 @@ class Journal:
     """
 
     def __init__(self, path: str | os.PathLike[str], n: int) -> None:
+        _load()
         self.path = check_path(path)
         self.n = n
         self._key: tuple[int, int] | None = None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from typing import Callable, Union
 
 Content = Union[str, bytes]
@@ -18,6 +17,8 @@ Content = Union[str, bytes]
 def write_atomically(path: str, content: Content | Callable[[str], None]) -> None:
     """Write content (text, bytes, or a function that writes a file at the path it is
     given) to path in one step; OSError names path when it fails."""
+    import tempfile  # here: a count that writes nothing does not load it
+
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, temporary = tempfile.mkstemp(
@@ -70,6 +71,8 @@ def leads_into_proc(name: str) -> bool:
 def check_out_dir(out_dir: str, option: str = "--out") -> None:
     """Raise ValueError unless out_dir is a directory where a file can be made: one
     is made and removed (root passes every permission check, /proc too)."""
+    import tempfile
+
     if not os.path.isdir(out_dir):
         raise ValueError(f"{option} {out_dir!r} is not a directory")
     if leads_into_proc(out_dir):
