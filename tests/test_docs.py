@@ -88,3 +88,8 @@ def test_readme_python_blocks_run(index, tmp_path, monkeypatch):
 def test_version_and_implementation():
     assert nqueens.__version__.count(".") == 2
     assert nqueens.IMPLEMENTATION in ("cython", "python")
+    # the variant that runs: the twins have none
+    if nqueens.IMPLEMENTATION == "python":
+        assert nqueens.CPU == "python"
+    else:
+        assert nqueens.CPU in nqueens._select.quadrants.cpu_levels()
