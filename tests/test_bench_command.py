@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from nqueens import benchmark
+from nqueens import CPU, benchmark
 from nqueens._oeis import A000170
 from nqueens._select import IMPLEMENTATION
 from nqueens.benchmark import Timing, _machine
@@ -293,12 +293,13 @@ def test_the_context_says_where_the_figures_come_from():
     facts = _machine.context(["nqueens", "bench", "--quick"])
     assert facts["command"] == "nqueens bench --quick"
     assert facts["cpu"] and facts["cpu"] != "cpu"
-    assert facts["core"] == IMPLEMENTATION
+    assert facts["core"] == IMPLEMENTATION and facts["variant"] == CPU
     if IMPLEMENTATION == "cython":
         assert facts["compiler"].split()[0] in ("gcc", "clang", "msvc")
         assert "-O3" in facts["cflags"] or "/O2" in facts["cflags"]
     text = _machine.facts_text(facts)
     assert facts["cpu"] in text and facts["python"] in text
+    assert (f"its {CPU} variant" in text) == (IMPLEMENTATION == "cython")
 
 
 def test_plain_c_baseline_builds_and_counts_right(tmp_path):

@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .._select import IMPLEMENTATION, core
+from .._select import CPU, IMPLEMENTATION, core
 from .._validate import available_cores
 from .._version import DISTRIBUTION, __version__
 
@@ -108,6 +108,7 @@ def context(argv: Sequence[str]) -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "package": f"{DISTRIBUTION} {__version__}",
         "core": IMPLEMENTATION,
+        "variant": CPU,
         "compiler": core.COMPILER,
         "cflags": core.CFLAGS,
         "load_before": load_average(),
@@ -128,7 +129,9 @@ def facts_text(facts: dict[str, Any]) -> str:
     built = (
         "the pure-Python core"
         if facts["core"] == "python"
-        else f"the Cython core built by {facts['compiler']} ({facts['cflags'] or 'no flags'})"
+        else f"the Cython core built by {facts['compiler']} ({facts['cflags'] or 'no flags'}"
+        + (f"; its {facts['variant']} variant" if facts.get("variant") else "")
+        + ")"
     )
     loads = ", ".join(
         f"{when} {facts[key]}"
