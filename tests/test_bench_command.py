@@ -88,13 +88,15 @@ def test_bench_writes_a_report_json_and_png(tmp_path):
 
 
 def test_bench_without_matplotlib_says_so_and_still_reports(tmp_path):
+    out = tmp_path / "another" / "new" / "dir"  # made, as mkdir -p
     result = bench(
-        "--max-n", "6", "--only", "core", "twin", "--out", str(tmp_path), block_matplotlib=True
+        "--max-n", "6", "--only", "core", "twin", "--out", str(out), block_matplotlib=True
     )
     assert result.returncode == 0, result.stderr
     check_report(result.stdout, range(4, 7))
     assert "no plot: matplotlib is not installed" in result.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["nqueens-bench.json", "nqueens-bench.md"]
+    assert f"report written to {out}" in result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["nqueens-bench.json", "nqueens-bench.md"]
 
 
 def test_only_and_skip_choose_the_rows(tmp_path):
@@ -200,7 +202,8 @@ def test_compare_two_saved_runs_and_a_run_against_a_saved_one(tmp_path):
         (["--max-n", "3"], "--max-n must be between 4 and"),
         (["--max-n", "99"], "--max-n must be between 4 and"),
         (["--runs", "0"], "--runs must be between 1 and"),
-        (["--out", "/nonexistent/dir"], "is not a directory"),
+        (["--out", "/dev/null/dir"], "'/dev/null' is not a directory"),
+        (["--out", "/dev/null"], "is not a directory"),
         (["--json", "/nonexistent/dir/x.json"], "--json '/nonexistent/dir' is not a directory"),
         (["--only", "core", "fastest"], "--only: no implementation 'fastest'"),
         (["--skip", "C"], "--skip: no implementation 'C'"),

@@ -57,6 +57,20 @@ def test_count_loads_nothing_of_the_benchmark_stack():
     assert done.stdout == "92\n[]\n"
 
 
+@pytest.mark.parametrize(("command", "places"), [("solve", True), ("construct", False)])
+def test_help_names_only_the_options_a_command_takes(command, places):
+    done = subprocess.run(
+        [sys.executable, "-m", "nqueens", command, "--help"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and ("--place" in done.stdout) == places
+
+
+def test_bare_nqueens_prints_the_help():
+    done = subprocess.run([sys.executable, "-m", "nqueens"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr == ""
+    assert done.stdout.startswith("usage: nqueens") and "count" in done.stdout
+
+
 def test_solve_text_draws_boards():
     result = run("solve", "4")
     assert result.returncode == 0
@@ -89,7 +103,6 @@ def test_version_and_help():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ([], "required"),
         (["count"], "required"),
         (["count", "x"], "invalid int value"),
         (["count", "-1"], "n must be between 0 and"),

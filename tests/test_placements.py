@@ -278,7 +278,9 @@ def test_cli_verify(args, status, out, cli):
         (["random", "8", "--seed", "x"], "invalid int value"),
         (["construct", "5000", "--format", "svg"], "--format svg draws boards up to"),
         (["solve", "6", "--out", "."], "--out goes with --format svg"),
-        (["solve", "6", "--format", "svg", "--out", "/nonexistent"], "is not a directory"),
+        (["solve", "6", "--format", "svg", "--out", "/dev/null/x"], "cannot be made"),
+        (["solve", "6", "--format", "svg", "--out", "/dev/null"], "is not a directory"),
+        (["solve", "6", "--format", "svg", "--out", "/proc/new"], "leads into /proc"),
         (["solve", "6", "--style", "fancy"], "invalid choice"),
     ],
 )
@@ -289,9 +291,11 @@ def test_cli_placement_usage_errors(args, message, cli):
 
 
 def test_cli_solve_svg_writes_one_file_per_board(tmp_path, cli):
-    result = cli("solve", "6", "--format", "svg", "--out", str(tmp_path))
+    out = tmp_path / "a" / "new" / "dir"  # made, with its parents, as mkdir -p
+    result = cli("solve", "6", "--format", "svg", "--out", str(out))
     assert result.returncode == 0 and result.stdout == ""
-    files = sorted(tmp_path.iterdir())
+    assert result.stderr == f"nqueens: wrote 4 SVG files to {out}\n"
+    files = sorted(out.iterdir())
     assert [f.name for f in files] == [f"nqueens-6-{i:06d}.svg" for i in range(1, 5)]
     for path, placement in zip(files, nqueens.solutions(6)):
         root = ET.parse(path).getroot()

@@ -114,12 +114,15 @@ def test_cli_lists_the_solvers(cli):
     assert result.returncode == 0
     names = [line.split()[0] for line in result.stdout.splitlines()]
     assert names == ["core", *TECHNIQUES]
+    for name in names:  # each one it lists is a --solver
+        done = cli("count", "8", "--solver", name)
+        assert done.returncode == 0 and done.stdout == "92\n", (name, done.stderr)
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["count", "8", "--solver", "astar"], "invalid choice"),
+        (["count", "8", "--solver", "astar"], "no solver 'astar' (choose from core, "),
         (["count", "8", "--solver", "bitmask", "--workers", "2"], "native core only"),
         (["solve", "-3", "--solver", "bitmask"], "n must be between 0 and"),
     ],

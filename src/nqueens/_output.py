@@ -68,11 +68,25 @@ def leads_into_proc(name: str) -> bool:
     return True
 
 
-def check_out_dir(out_dir: str, option: str = "--out") -> None:
+def check_out_dir(out_dir: str, option: str = "--out", create: bool = False) -> None:
     """Raise ValueError unless out_dir is a directory where a file can be made: one
-    is made and removed (root passes every permission check, /proc too)."""
+    is made and removed (root passes every permission check, /proc too).  With
+    create, a folder that does not exist yet is made, with its parents (as
+    ``mkdir -p``), where the nearest one that exists is a directory."""
     import tempfile
 
+    if create and not os.path.lexists(out_dir):
+        parent = os.path.dirname(os.path.abspath(out_dir))
+        while not os.path.lexists(parent):
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            raise ValueError(f"{option} {out_dir!r} cannot be made: {parent!r} is not a directory")
+        if leads_into_proc(out_dir):
+            raise ValueError(f"{option} {out_dir!r} is not writable (it leads into /proc)")
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(f"{option} {out_dir!r} cannot be made: {exc.strerror}") from None
     if not os.path.isdir(out_dir):
         raise ValueError(f"{option} {out_dir!r} is not a directory")
     if leads_into_proc(out_dir):

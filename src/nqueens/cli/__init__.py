@@ -41,6 +41,9 @@ def _terminate(signum: int, frame: object) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # bare `nqueens`: what it can do
+        parser.print_help()
+        return USAGE
     previous = signal.signal(signal.SIGTERM, _terminate)
     args = None
     try:

@@ -141,7 +141,7 @@ def bench(args: argparse.Namespace) -> Prepared:
         if extra or quick or args.out is not None:
             raise ValueError("--compare OLD.json NEW.json times nothing: it takes no other option")
     if args.out is not None:
-        check_out_dir(args.out)
+        check_out_dir(args.out, create=True)
     if args.json is not None:
         check_out_file(args.json, "--json")
     yours = [benchmark.load_against(spec) for spec in args.against or []]
@@ -178,7 +178,7 @@ def _check_output(args: argparse.Namespace) -> None:
     if getattr(args, "out", None) is not None:
         if args.format != "svg":
             raise ValueError("--out goes with --format svg")
-        check_out_dir(args.out)
+        check_out_dir(args.out, create=True)
 
 
 def _placed(args: argparse.Namespace) -> dict[int, int] | None:

@@ -66,6 +66,8 @@ def _emit(args: argparse.Namespace, found: Iterable[Placement]) -> int:
         for shown, placement in enumerate(found, 1):
             path = os.path.join(args.out, f"nqueens-{len(placement)}-{shown:06d}.svg")
             write_atomically(path, to_svg(placement))
+        files = "1 SVG file" if shown == 1 else f"{shown} SVG files"
+        sys.stderr.write(f"nqueens: wrote {files} to {args.out}\n")
         return shown
     fmt = _formatter(args)
 

@@ -45,6 +45,17 @@ def command(
     return sub
 
 
+def _solver(name: str) -> str | None:
+    # a name that `nqueens solvers` lists: core (None: the default) or a reference solver
+    if name == "core":
+        return None
+    if name not in SOLVERS:
+        raise argparse.ArgumentTypeError(
+            f"no solver {name!r} (choose from core, {', '.join(SOLVERS)})"
+        )
+    return name
+
+
 def _board(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("n", metavar="N", type=int, help="the side of the board (0..64)")
     sub.add_argument(
@@ -52,9 +63,10 @@ def _board(sub: argparse.ArgumentParser) -> None:
     )
     sub.add_argument(
         "--solver",
-        choices=list(SOLVERS),
+        type=_solver,
         metavar="NAME",
-        help="a pure-Python reference solver instead of the core (see: nqueens solvers)",
+        help="a pure-Python reference solver instead of the core, or core, the default "
+        "(see: nqueens solvers)",
     )
     sub.add_argument(
         "--place",
@@ -65,7 +77,7 @@ def _board(sub: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_output(sub: argparse.ArgumentParser, out: bool = False) -> None:
+def _add_output(sub: argparse.ArgumentParser, out: bool = False, place: bool = False) -> None:
     sub.add_argument(
         "--format",
         choices=FORMATS,
@@ -83,11 +95,14 @@ def _add_output(sub: argparse.ArgumentParser, out: bool = False) -> None:
     sub.add_argument(
         "--one-based",
         action="store_true",
-        help="number columns from 1 in json and csv, and rows and columns of --place",
+        help="number columns from 1 in json and csv"
+        + (", and rows and columns of --place" if place else ""),
     )
     if out:
         sub.add_argument(
-            "--out", metavar="DIR", help="with --format svg: write one SVG file per board here"
+            "--out",
+            metavar="DIR",
+            help="with --format svg: write one SVG file per board here (made if missing)",
         )
 
 
@@ -184,7 +199,7 @@ def _solve(commands: Any) -> None:
     )
     _board(sub)
     sub.add_argument("--limit", type=int, metavar="K", help="stop after K solutions")
-    _add_output(sub, out=True)
+    _add_output(sub, out=True, place=True)
     sub.set_defaults(check=checks.solve, run=run.solve)
 
 
@@ -282,7 +297,7 @@ def _bench(commands: Any) -> None:
         "--out",
         metavar="DIR",
         help=f"where to write {settings.MARKDOWN_NAME}, {settings.JSON_NAME} and "
-        f"{settings.PLOT_NAME} (default: .)",
+        f"{settings.PLOT_NAME} (default: .; made if missing)",
     )
     sub.add_argument("--json", metavar="FILE", help="also write the JSON report to FILE")
     sub.add_argument(
