@@ -6,6 +6,11 @@ purpose.  Where they cannot be built (no working C compiler), the package is
 installed without them, with one warning, and runs on the pure-Python twins
 (markupsafe's fallback).  The extensions carry no debug information unless
 CFLAGS asks for it (-g).
+
+On CPython 3.11 and later they are built against the Limited API (the stable
+ABI): one cp311-abi3 wheel serves 3.11, 3.12, 3.13, 3.14 and later.
+NQUEENS_LIMITED_API=0 builds them for this interpreter alone (and a
+free-threaded CPython, which has no stable ABI, always does).
 """
 
 import glob
@@ -13,6 +18,7 @@ import os
 import platform
 import re
 import sys
+import sysconfig
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -24,6 +30,15 @@ BUILD_FAILED = (CCompilerError, ExecError, PlatformError, OSError, ValueError)
 def forced_pure() -> bool:
     value = os.environ.get("NQUEENS_PUREPYTHON", "").strip().lower()
     return value not in ("", "0", "false", "no", "off")
+
+
+def limited_api() -> bool:
+    if os.environ.get("NQUEENS_LIMITED_API", "").strip().lower() in ("0", "false", "no", "off"):
+        return False
+    return sys.version_info >= (3, 11) and not sysconfig.get_config_var("Py_GIL_DISABLED")
+
+
+LIMITED_API = limited_api()  # the buffer protocol that the cores take is in it from 3.11
 
 
 def warn_pure(reason: object) -> None:
@@ -53,6 +68,8 @@ class OptionalBuildExt(build_ext):
         flags = " ".join([os.environ.get("CFLAGS", "").strip(), *ext.extra_compile_args]).strip()
         flags = re.sub(r"[^A-Za-z0-9 =_.,:+/-]", "", flags)
         ext.define_macros = [("NQ_CFLAGS", f'"{flags}"')]
+        if LIMITED_API:
+            ext.define_macros.append(("Py_LIMITED_API", "0x030B0000"))
         try:
             super().build_extension(ext)
         except BUILD_FAILED as exc:
@@ -69,13 +86,20 @@ if not forced_pure() and platform.python_implementation() == "CPython":
                 "nqueens._bitsolver",
                 ["src/nqueens/_bitsolver.pyx"],
                 depends=["src/nqueens/_bits.h", *glob.glob("src/nqueens/_*.pxi")],
+                py_limited_api=LIMITED_API,
             ),
             Extension(
                 "nqueens._quadrants",
                 ["src/nqueens/_quadrants.pyx"],
                 depends=["src/nqueens/_bits.h", "src/nqueens/_match.h"],
+                py_limited_api=LIMITED_API,
             ),
         ]
     )  # the compiler directives are in the .pyx header
 
-setup(ext_modules=ext_modules, cmdclass={"build_ext": OptionalBuildExt})
+setup(
+    ext_modules=ext_modules,
+    cmdclass={"build_ext": OptionalBuildExt},
+    # the wheel's tag: cp311-abi3 where the extensions are built for the stable ABI
+    options={"bdist_wheel": {"py_limited_api": "cp311"}} if LIMITED_API and ext_modules else {},
+)

@@ -46,12 +46,22 @@ cdef extern from "_bits.h":
     const char *NQ_COMPILER
     const char *NQ_CFLAGS
 
-cdef extern from "Python.h":
-    # the raw C macros, so that Cython adds no reference counting of its own
+cdef extern from *:
+    """
+    /* the Limited API (the stable ABI) has the functions, not the macros */
+    #ifdef Py_LIMITED_API
+    #define NQ_TUPLE_SET(t, i, v) ((void)PyTuple_SetItem((t), (i), (v)))
+    #define NQ_LIST_SET(l, i, v) ((void)PyList_SetItem((l), (i), (v)))
+    #else
+    #define NQ_TUPLE_SET(t, i, v) PyTuple_SET_ITEM((t), (i), (v))
+    #define NQ_LIST_SET(l, i, v) PyList_SET_ITEM((l), (i), (v))
+    #endif
+    """
+    # raw C, so that Cython adds no reference counting of its own (both steal v)
     ctypedef struct PyObject
     PyObject *_tuple_new "PyTuple_New"(Py_ssize_t)
-    void _tuple_set "PyTuple_SET_ITEM"(PyObject *, Py_ssize_t, PyObject *)
-    void _list_set "PyList_SET_ITEM"(object, Py_ssize_t, PyObject *)
+    void _tuple_set "NQ_TUPLE_SET"(PyObject *, Py_ssize_t, PyObject *)
+    void _list_set "NQ_LIST_SET"(object, Py_ssize_t, PyObject *)
     void _incref "Py_INCREF"(PyObject *)
     void PyObject_GC_UnTrack(void *)
 
