@@ -79,8 +79,14 @@ def test_solve_text_draws_boards():
 
 def test_solve_json_and_csv():
     expected = list(nqueens.solutions(6))
-    result = run("solve", "6", "--format", "json")
+    result = run("solve", "6", "--format", "json")  # one document: python -m json.tool reads it
+    assert [tuple(p) for p in json.loads(result.stdout)] == expected
+    result = run("solve", "6", "--format", "jsonl")
     assert [tuple(json.loads(line)) for line in result.stdout.splitlines()] == expected
+    assert json.loads(run("solve", "3", "--format", "json").stdout) == []
+    assert json.loads(run("solve", "8", "--format", "json", "--limit", "1").stdout) == [
+        list(next(nqueens.solutions(8)))
+    ]
     result = run("solve", "6", "--format", "csv")
     lines = result.stdout.splitlines()
     assert [tuple(map(int, line.split(","))) for line in lines] == expected

@@ -234,6 +234,7 @@ def test_cli_construct_formats(cli):
         cli("construct", "6", "--format", "csv").stdout == ",".join(map(str, construct(6))) + "\n"
     )
     root = ET.fromstring(cli("construct", "12", "--format", "svg").stdout)
+    assert ET.fromstring(cli("solve", "6", "--format", "svg", "--limit", "1").stdout) is not None
     assert len(list(root.iter(f"{SVG}use"))) == 12
     assert cli("construct", "5", "--style", "stars").stdout == render(construct(5), "stars") + "\n"
 
@@ -278,6 +279,7 @@ def test_cli_verify(args, status, out, cli):
         (["random", "8", "--seed", "x"], "invalid int value"),
         (["construct", "5000", "--format", "svg"], "--format svg draws boards up to"),
         (["solve", "6", "--out", "."], "--out goes with --format svg"),
+        (["solve", "6", "--format", "svg"], "give --out DIR (or --limit 1)"),
         (["solve", "6", "--format", "svg", "--out", "/dev/null/x"], "cannot be made"),
         (["solve", "6", "--format", "svg", "--out", "/dev/null"], "is not a directory"),
         (["solve", "6", "--format", "svg", "--out", "/proc/new"], "leads into /proc"),

@@ -49,6 +49,9 @@ def solve(args: argparse.Namespace) -> Prepared:
         check_n(args.n)
     check_limit(args.limit)
     _check_output(args)
+    if args.format == "svg" and args.out is None and args.limit != 1:
+        # several SVG documents one after another are no valid file
+        raise ValueError("--format svg writes one file per board: give --out DIR (or --limit 1)")
     return {"placed": placed}
 
 

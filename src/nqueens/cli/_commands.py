@@ -49,7 +49,7 @@ def _formatter(args: argparse.Namespace) -> Callable[[Placement], Iterable[str]]
     # numbers, not the boards; a text board goes a row at a time, so that a
     # board of a million rows needs memory for one row, not for n**2 squares
     shift = 1 if args.one_based else 0
-    if args.format == "json":
+    if args.format in ("json", "jsonl"):
         return lambda p: (json.dumps([c + shift for c in p]) + "\n",)
     if args.format == "csv":
         return lambda p: (",".join(str(c + shift) for c in p) + "\n",)
@@ -59,8 +59,10 @@ def _formatter(args: argparse.Namespace) -> Callable[[Placement], Iterable[str]]
     return lambda p: itertools.chain((line + "\n" for line in render_lines(p, style)), "\n")
 
 
-def _emit(args: argparse.Namespace, found: Iterable[Placement]) -> int:
-    """Print (or write to files) each placement; return how many there were."""
+def _emit(args: argparse.Namespace, found: Iterable[Placement], many: bool = True) -> int:
+    """Print (or write to files) each placement; return how many there were.  With
+    --format json, the placements of a command that lists `many` are one JSON array
+    of arrays (jsonl: an array per line)."""
     shown = 0
     if args.format == "svg" and getattr(args, "out", None):
         for shown, placement in enumerate(found, 1):
@@ -70,12 +72,18 @@ def _emit(args: argparse.Namespace, found: Iterable[Placement]) -> int:
         sys.stderr.write(f"nqueens: wrote {files} to {args.out}\n")
         return shown
     fmt = _formatter(args)
+    as_list = args.format == "json" and many
 
     def pieces() -> Iterator[str]:
         nonlocal shown
         for placement in found:
             shown += 1
-            yield from fmt(placement)
+            if as_list:  # the line's array, after "[" or the previous one's comma
+                yield ("[\n" if shown == 1 else ",\n") + "".join(fmt(placement)).rstrip("\n")
+            else:
+                yield from fmt(placement)
+        if as_list:
+            yield "\n]\n" if shown else "[]\n"
 
     _write(pieces())
     return shown
@@ -170,12 +178,12 @@ def solve(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
 
 
 def construct(args: argparse.Namespace) -> int:
-    _emit(args, [_construct.construct(args.n)])
+    _emit(args, [_construct.construct(args.n)], many=False)
     return 0
 
 
 def random(args: argparse.Namespace) -> int:
-    _emit(args, [random_solution(args.n, seed=args.seed)])
+    _emit(args, [random_solution(args.n, seed=args.seed)], many=False)
     return 0
 
 

@@ -15,7 +15,7 @@ from . import _checks as checks
 from . import _commands as run
 from ._errors import UsageError
 
-FORMATS = ("text", "json", "csv", "svg")
+FORMATS = ("text", "json", "jsonl", "csv", "svg")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -82,8 +82,9 @@ def _add_output(sub: argparse.ArgumentParser, out: bool = False, place: bool = F
         "--format",
         choices=FORMATS,
         default="text",
-        help="text: a board per solution; json: one array per line; csv: one row of columns "
-        "per line; svg: a drawn chessboard (default: text)",
+        help="text: a board per solution; json: one JSON document (solve: an array of "
+        "arrays); jsonl: one array per line; csv: one row of columns per line; svg: a drawn "
+        "chessboard (default: text)",
     )
     sub.add_argument(
         "--style",
