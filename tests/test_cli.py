@@ -65,6 +65,27 @@ def test_help_names_only_the_options_a_command_takes(command, places):
     assert done.returncode == 0 and ("--place" in done.stdout) == places
 
 
+def test_every_subcommand_shows_examples_that_parse(tmp_path, monkeypatch):
+    from nqueens.cli._parser import EXAMPLES, build_parser
+
+    monkeypatch.chdir(tmp_path)  # (a check of --out makes its folder)
+    parser = build_parser()
+    commands = {a.dest: a for a in parser._actions}["command"].choices
+    assert set(EXAMPLES) == set(commands)
+    for name, examples in EXAMPLES.items():
+        shown = commands[name].format_help()
+        for example in examples:
+            assert f"  {example}\n" in shown
+            for part in example.split("|"):  # a pipeline: each nqueens in it
+                words = part.split()
+                if words[0] == "nqueens":
+                    args = parser.parse_args(words[1:])
+                    args.argv = words[1:]
+                    # (verify - would read standard input; --compare reads an earlier run)
+                    if words[-1] != "-" and "--compare" not in words:
+                        assert args.check(args) is not None, example  # checked as main would
+
+
 def test_bare_nqueens_prints_the_help():
     done = subprocess.run([sys.executable, "-m", "nqueens"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr == ""

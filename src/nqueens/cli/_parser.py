@@ -23,6 +23,32 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+class _Formatter(argparse.HelpFormatter):
+    # the examples keep their lines; every other text is wrapped as usual
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+EXAMPLES = {
+    "count": ["nqueens count 16", "nqueens count 14 --unique", "nqueens count 20 --workers 2 "
+              "--journal n20.sqlite", "nqueens count 8 --place 0:0"],
+    "estimate": ["nqueens estimate 22", "nqueens estimate 20 --workers 2 --budget 3"],
+    "solve": ["nqueens solve 6", "nqueens solve 8 --unique --format csv",
+              "nqueens solve 8 --limit 1 --style unicode",
+              "nqueens solve 6 --format svg --out boards"],
+    "construct": ["nqueens construct 12", "nqueens construct 1000000 --format csv"],
+    "random": ["nqueens random 20 --seed 1"],
+    "verify": ["nqueens verify 1 3 0 2", "nqueens verify --one-based 2 4 1 3",
+               "nqueens solve 8 --format csv --limit 1 | tr , ' ' | nqueens verify -"],
+    "solvers": ["nqueens solvers", "nqueens count 10 --solver column_check"],
+    "bench": ["nqueens bench --quick", "nqueens bench --max-n 14 --only core twin --out results",
+              "nqueens bench --compare results/nqueens-bench.json"],
+}  # fmt: skip
+"""Each subcommand's examples, as its help shows them (each one is tested to parse)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the whole command line."""
     parser = _Parser(
@@ -39,8 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
 def command(
     commands: Any, name: str, summary: str, description: str | None = None
 ) -> argparse.ArgumentParser:
+    examples = "".join(f"\n  {line}" for line in EXAMPLES.get(name, []))
     sub: argparse.ArgumentParser = commands.add_parser(
-        name, help=summary, description=description or summary
+        name,
+        help=summary,
+        description=description or summary,
+        epilog=f"examples:{examples}" if examples else None,
+        formatter_class=_Formatter,
     )
     return sub
 
