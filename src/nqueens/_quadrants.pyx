@@ -61,7 +61,6 @@ MAX_N = 23  # a quadrant of side 11: its table keys take 2 x 11 bits
 FAST = True  # count() prefers this core where it applies
 CPU_LEVELS = ("baseline", "v3", "v4")  # the variants of the pair counting, by index
 
-cdef uint64_t _LOW32 = 0xFFFFFFFF
 
 cdef enum:
     _GROUP_BITS = 512  # stored masks per group: NQ_GROUP words of 64
