@@ -11,8 +11,9 @@ import itertools
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from types import ModuleType
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -141,3 +142,22 @@ def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
     """Run `python -m nqueens ARGS...` as a user would; the finished process."""
     return _run_cli
+
+
+@pytest.fixture
+def dask_client() -> Iterator[Any]:
+    """A Client of a LocalCluster of two single-threaded worker processes (nannied:
+    a worker killed is started again), on 127.0.0.1 and any free dashboard port."""
+    distributed = pytest.importorskip("dask.distributed", reason="the [dask] extra is missing")
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=":0",  # any free port: another cluster may hold 8787
+            silence_logs=50,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client

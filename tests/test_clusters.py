@@ -171,6 +171,27 @@ def test_cli_mpi_outside_an_mpi_launch_says_how():
     ]
 
 
+# Dask workers that die
+
+
+def test_a_dask_worker_killed_at_a_random_moment_costs_only_its_units(dask_client):
+    import random
+    import signal
+    import threading
+
+    rng = random.Random()
+    for _ in range(5):
+        dask_client.wait_for_workers(2, timeout=60)
+        pids = list(dask_client.run(os.getpid).values())
+        victim, moment = rng.choice(pids), rng.uniform(0.0, 1.0)
+        killer = threading.Timer(moment, os.kill, (victim, signal.SIGKILL))
+        killer.start()
+        try:
+            assert nqueens.count(18, workers=dask_client) == A000170[18], moment
+        finally:
+            killer.cancel()
+
+
 # Dask from the command line
 
 
@@ -209,6 +230,8 @@ def test_cli_dask_scheduler_out_of_reach_exits_2_with_one_line():
         (["--dask", "local", "--workers", "2"], "--workers cannot go with it"),
         (["--dask", "local", "--solver", "bitmask"], "--dask applies to the native core only"),
         (["--dask", " "], "--dask takes a scheduler's address"),
+        (["--units", "4"], "--units applies to --dask and --mpi"),
+        (["--dask", "local", "--units", "0"], "units must be a positive int"),
     ],
 )
 def test_cli_cluster_usage_errors(args, message):

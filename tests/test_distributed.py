@@ -133,29 +133,118 @@ def test_process_pool_executor():
     with ProcessPoolExecutor(2) as pool:
         assert nqueens.count(14, workers=pool.map) == A000170[14]
         assert nqueens.count(12, workers=pool.map, unique=True) == A002562[12]
+        assert nqueens.count(14, workers=pool, depth=1) == A000170[14]  # the executor itself
 
 
 def test_multiprocessing_pool():
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         assert nqueens.count(13, workers=pool.map) == A000170[13]
+        assert nqueens.count(12, workers=pool.map, depth=1, verify=1.0) == A000170[12]
 
 
-def test_dask_local_cluster():
-    distributed = pytest.importorskip("dask.distributed", reason="the [dask] extra is missing")
+def test_each_engine_is_driven_by_its_own_submission():
+    from nqueens._executors import _Futures, _Map, _Pool, engine
+
+    with ThreadPoolExecutor(3) as threads:
+        assert type(engine(threads)) is type(engine(threads.map)) is _Futures
+        assert engine(threads).size == 3  # read from the pool: 16 units a worker or so
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        assert type(engine(pool.map)) is _Pool and engine(pool.map).size == 2
+    assert type(engine(map)) is type(engine(lambda f, xs: map(f, xs))) is _Map
+    with pytest.raises(TypeError, match="workers must be"):
+        engine(object())
+
+
+class Submitted(ThreadPoolExecutor):
+    """A thread pool that counts the tasks of the units submitted to it."""
+
+    tasks = 0
+
+    def submit(self, fn, *args, **kwargs):
+        self.tasks += len(args[0].tasks)
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
+    from nqueens._executors import cut_units
+
+    with Submitted(2) as pool:
+        assert nqueens.count(16, workers=pool, verify=0, units=7) == A000170[16]
+        assert pool.tasks == len(subproblems(16))
+    cut = cut_units(subproblems(16), list(range(len(subproblems(16)))), 7)
+    assert len(cut) == 7
+
+
+def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path):
+    # one worker kills itself (kill -9) 0.3 s after it starts, mid-count
+    path, victim = tmp_path / "count.sqlite", tmp_path / "victim"
     with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=":0",  # any free port: another cluster may hold 8787
-            silence_logs=40,
-        ) as cluster,
-        distributed.Client(cluster) as client,
+        ProcessPoolExecutor(2, initializer=_kill_one_later, initargs=(str(victim), 0.3)) as pool,
+        pytest.raises(nqueens.BrokenWorkers, match=r"stopped: BrokenProcessPool.*resumes"),
     ):
-        executor = client.get_executor()
-        assert nqueens.count(14, workers=executor.map) == A000170[14]
-        assert nqueens.count(13, workers=executor.map, unique=True) == A002562[13]
+        nqueens.count(18, workers=pool, journal=path, units=64)
+    kept = finished_tasks(path)
+    total = len(subproblems(18))
+    assert kept < total
+    with Submitted(2) as pool:  # the resume sends only what is left
+        assert nqueens.count(18, workers=pool, journal=path, verify=0, units=8) == A000170[18]
+        assert pool.tasks == total - kept
+
+
+def _kill_one_later(victim, seconds):
+    try:
+        os.close(os.open(victim, os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        return  # another worker is the one
+    threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGKILL)).start()
+
+
+CLIENT = """
+import sys
+from concurrent.futures import ProcessPoolExecutor
+import nqueens
+if __name__ == "__main__":
+    with ProcessPoolExecutor(2) as pool:
+        print(nqueens.count(18, workers=pool, journal=sys.argv[1], units=64), flush=True)
+"""
+
+
+def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
+    path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
+    script.write_text(CLIENT)
+    child = subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and child.poll() is None:
+            try:
+                if path.exists() and finished_tasks(path) > 0:
+                    break
+            except sqlite3.OperationalError:
+                pass  # being written
+            time.sleep(0.01)
+        child.kill()  # kill -9, mid-count
+    finally:
+        child.wait()
+    kept = finished_tasks(path)
+    total = len(subproblems(18))
+    assert 0 < kept < total, "the count ended before the kill: make it longer"
+    with Submitted(2) as pool:
+        assert nqueens.count(18, workers=pool, journal=path, verify=0, units=8) == A000170[18]
+        assert pool.tasks == total - kept
+
+
+def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path):
+    from nqueens._executors import _Dask, engine
+
+    executor = dask_client.get_executor()
+    assert nqueens.count(14, workers=executor.map) == A000170[14]
+    assert nqueens.count(13, workers=executor.map, unique=True) == A002562[13]
+    flow = engine(dask_client)
+    assert type(flow) is _Dask and flow.size == 2
+    path = tmp_path / "count.sqlite"
+    assert nqueens.count(16, workers=dask_client, journal=path) == A000170[16]
+    assert nqueens.count(16, workers=dask_client, journal=path, unique=True) == A002562[16]
+    assert nqueens.count(12, workers=dask_client, depth=1, verify=1.0) == A000170[12]
 
 
 # the journal

@@ -20,7 +20,7 @@ import pytest
 import nqueens
 import nqueens._version
 from nqueens import ExecutorError, JournalError, QuadrantTask, Subproblem, count
-from nqueens._executors import MIN_CHECKS, calls, choose_checks, units
+from nqueens._executors import LOCAL_CHECKS, MIN_CHECKS, PACE_TASKS, choose_twice
 from nqueens._journal import Journal
 from nqueens._oeis import A000170
 
@@ -55,7 +55,7 @@ def shifted_ranges(func, items):
 
 
 class CachingByIndices:
-    """A map that caches results by unit.indices, across calls and counts."""
+    """A map that caches results by the first of unit.indices, across calls and counts."""
 
     def __init__(self):
         self.cache = {}
@@ -63,9 +63,9 @@ class CachingByIndices:
     def __call__(self, func, items):
         found = []
         for unit in items:
-            if unit.indices not in self.cache:
-                self.cache[unit.indices] = func(unit)
-            found.append(self.cache[unit.indices])
+            if unit.indices[0] not in self.cache:
+                self.cache[unit.indices[0]] = func(unit)
+            found.append(self.cache[unit.indices[0]])
         return found
 
 
@@ -141,9 +141,12 @@ def test_even_without_checks_the_invariants_refuse_most_halved_totals(native_cor
 
 def test_a_cache_by_indices_answers_with_another_counts_results(native_core):
     cached = CachingByIndices()
-    assert count(16, workers=cached) == A000170[16]
+    assert count(16, workers=cached, verify=0) == A000170[16]
     with pytest.raises(ExecutorError, match="other tasks"):
-        count(14, workers=cached)
+        count(14, workers=cached, verify=0)
+    # within one count: a second count's unit begins with a task of a first's
+    with pytest.raises(ExecutorError, match="other tasks"):
+        count(16, workers=CachingByIndices(), verify=1.0)
 
 
 def test_the_previous_calls_results_are_refused(core):
@@ -192,37 +195,84 @@ def test_verify_counts_the_share_it_says_and_at_least_a_few(core):
     sent = []
 
     def counting(func, items):
-        sent.extend(unit.indices for unit in items)
+        sent.extend(i for unit in items for i in unit.indices)
         return map(func, items)
 
     tasks = nqueens.subproblems(12, depth=1)
-    total_units = len(units(tasks, list(range(len(tasks)))))
-    for verify, extra in [(0, 0), (1.0, total_units)]:
+    total = len(tasks)
+    # with units given, one task is counted here before the work is sent (and one
+    # of the first results is counted here again, as the gate)
+    for verify, extra in [(0, 0), (1.0, total - 1), (0.1, round(0.1 * total) - 1)]:
         sent.clear()
-        assert count(12, workers=counting, depth=1, verify=verify) == A000170[12]
-        # verify=1: every unit through the executor twice, but for the first call's
-        # (the gate's) and one more, counted here
-        first_call = len(calls(units(tasks, list(range(len(tasks)))), len(tasks))[0])
-        assert len(sent) - total_units == (extra - first_call - 1 if extra else 0)
+        assert count(12, workers=counting, depth=1, verify=verify, units=40) == A000170[12]
+        assert sorted(set(sent)) == list(range(total))
+        assert len(sent) - total == extra, verify
+    # by default, up to PACE_TASKS are counted here to measure the pace: checks too
     sent.clear()
-    assert count(12, workers=counting, depth=1, verify=0.1) == A000170[12]
-    assert len(sent) - total_units == round(0.1 * total_units) - 2
+    assert count(12, workers=counting, depth=1, verify=1.0) == A000170[12]
+    assert total - PACE_TASKS <= len(sent) - total <= total - 1
 
 
 def test_checks_are_drawn_at_random_with_a_floor():
     import random
 
-    plan = calls([(i,) for i in range(1000)], 1000)
+    pending = list(range(1000))
     seen = set()
     for seed in range(20):
-        twice, here, gate = choose_checks(plan, 0.02, random.Random(seed))
-        assert gate == plan[0] and not (twice | here) & set(gate)
-        assert len(twice) + len(here) == round(0.02 * 1000) - 1 and len(here) == 1
+        twice = choose_twice(pending, [7], 0.02, True, random.Random(seed))
+        assert 7 not in twice and len(twice) == round(0.02 * 1000) - 1
         seen.add(frozenset(twice))
     assert len(seen) == 20  # another choice each call
-    twice, here, gate = choose_checks(calls([(0,), (1,)], 2), 0.0001, random.Random(1))
-    assert len(twice | here | set(gate)) == 2 >= min(MIN_CHECKS, 2)
-    assert choose_checks(plan, 0, random.Random(1)) == (set(), set(), [])
+    # the floor: MIN_CHECKS besides the gate's, and never fewer than
+    # MIN_CHECKS - LOCAL_CHECKS through the workers
+    assert len(choose_twice(pending, [7], 0.0001, True, random.Random(1))) == MIN_CHECKS - 1
+    many_here = list(range(10))
+    assert len(choose_twice(pending, many_here, 0.0001, True, random.Random(1))) == (
+        MIN_CHECKS - LOCAL_CHECKS
+    )
+    assert len(choose_twice(pending, [], 0.0001, False, random.Random(1))) == MIN_CHECKS
+    assert choose_twice([0, 1], [], 0.0001, False, random.Random(1)) == {0, 1}
+    assert choose_twice(pending, [], 0, True, random.Random(1)) == set()
+
+
+def test_units_are_whole_runs_of_similar_work():
+    from nqueens._executors import cut_units, work_of
+    from nqueens._tasks import runs
+
+    for tasks in (nqueens.subproblems(12, depth=2), nqueens.subproblems(17)):
+        pending = list(range(0, len(tasks), 3))  # what a resume leaves, say
+        starts = runs([tasks[i] for i in pending])
+        whole = [pending[a:b] for a, b in zip(starts, [*starts[1:], len(pending)])]
+        for wanted in (1, 7, 64, 10**6):
+            cut = cut_units(tasks, pending, wanted)
+            assert sorted(i for unit in cut for i in unit) == pending
+            assert len(cut) == min(wanted, len(whole))
+            where = {i: k for k, unit in enumerate(cut) for i in unit}
+            assert all(len({where[i] for i in run}) == 1 for run in whole)  # no run split
+            if wanted <= 64:
+                works = [sum(work_of(tasks[i]) for i in unit) for unit in cut]
+                assert max(works) <= 1.5 * sum(works) / len(works)
+
+
+def test_units_balance_their_cost_against_the_wait_at_the_end():
+    from nqueens._executors import ASSUMED_WORKERS, UNITS_PER_WORKER, unit_count
+
+    assert unit_count(None, None, 0.004) == UNITS_PER_WORKER * ASSUMED_WORKERS
+    assert unit_count(None, 8, 0.004) == unit_count(0.5, 8, 0.004) == 8 * UNITS_PER_WORKER
+    # n = 20 on two workers, at 4 ms a unit: about 300 units of a second or so
+    assert unit_count(360.0, 2, 0.004) == 300
+    assert unit_count(360.0, 3, 0.004) % 3 == 0  # whole rounds of the workers
+    # n = 22 on 256 workers: the units of about a second again
+    assert 30_000 <= unit_count(36_000.0, 256, 0.004) <= 40_000
+
+
+def test_units_are_checked_before_any_work(core):
+    with pytest.raises(ValueError, match="units must be a positive int"):
+        count(8, workers=map, units=0)
+    with pytest.raises(TypeError, match="units"):
+        count(8, workers=map, units=2.5)
+    with pytest.raises(ValueError, match="not to threads"):
+        count(8, workers=2, units=4)
 
 
 def test_verify_is_checked_before_any_work(core):
@@ -259,14 +309,14 @@ def test_a_late_liar_loses_its_call_and_the_resume_is_exact(core, tmp_path):
     def late(func, items):
         state["calls"] += 1
         found = list(map(func, items))
-        if state["calls"] >= 10:  # wrong from the tenth call on
+        if state["calls"] >= 3:  # wrong from the third call on
             found = [
                 r._replace(counts=tuple(c + r.tasks[0].weight for c in r.counts)) for r in found
             ]
         return found
 
     with pytest.raises(ExecutorError):
-        count(12, workers=late, journal=path, depth=1, verify=1.0)
+        count(12, workers=late, journal=path, depth=1, verify=1.0, units=200)
     assert count(12, workers=map, journal=path, depth=1) == A000170[12]
 
 

@@ -15,7 +15,7 @@ from ._construct import PLACEMENT_MAX_N, construct
 from ._counting import count
 from ._enumerating import solutions
 from ._estimate import Estimate, estimate
-from ._executors import ExecutorError
+from ._executors import BrokenWorkers, ExecutorError
 from ._journal import JournalError
 from ._random_solution import random_solution
 from ._render import SVG_MAX_N, SVG_MAX_SIZE, render, render_lines, to_svg
@@ -31,6 +31,7 @@ __all__ = [
     "PLACEMENT_MAX_N",
     "SVG_MAX_N",
     "SVG_MAX_SIZE",
+    "BrokenWorkers",
     "Conflict",
     "Estimate",
     "ExecutorError",

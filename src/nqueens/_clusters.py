@@ -1,6 +1,7 @@
 """Executors on many machines for the command line: a Dask cluster, or MPI.
 
-Each gives the map-like that count(workers=...) takes, and closes what it
+Each gives the engine that count(workers=...) takes (a Dask Client, an
+MPIPoolExecutor: count() submits the units itself), and closes what it
 opened when the count ends.  Every problem (the extra not installed, a
 scheduler out of reach, a process not launched under MPI) is a ClusterError
 with one line that says what to do, raised before any counting.
@@ -11,12 +12,11 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Iterator
-from typing import Any, Callable
+from typing import Any
 
 from ._validate import available_cores
 from ._version import DISTRIBUTION
 
-Map = Callable[..., Any]
 CONNECT_TIMEOUT = "10s"
 MPI_LAUNCH = "mpiexec -n K python -m mpi4py.futures -m nqueens count N --mpi"
 
@@ -51,8 +51,8 @@ def check_mpi() -> None:
 
 
 @contextlib.contextmanager
-def dask_map(address: str) -> Iterator[Map]:
-    """The map of a Dask cluster: the scheduler at address, or with "local" a
+def dask_client(address: str) -> Iterator[Any]:
+    """A Client of a Dask cluster: the scheduler at address, or with "local" a
     LocalCluster of one single-threaded worker process per core here."""
     check_dask()
     from dask import distributed
@@ -77,7 +77,7 @@ def dask_map(address: str) -> Iterator[Map]:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ClusterError(f"--dask {address}: cannot reach the scheduler: {reason}") from None
     try:
-        yield client.get_executor().map
+        yield client
     finally:
         client.close()
         if cluster is not None:
@@ -85,10 +85,10 @@ def dask_map(address: str) -> Iterator[Map]:
 
 
 @contextlib.contextmanager
-def mpi_map() -> Iterator[Map]:
-    """The map of the MPI worker processes this process was launched with."""
+def mpi_pool() -> Iterator[Any]:
+    """The executor of the MPI worker processes this process was launched with."""
     check_mpi()
     from mpi4py.futures import MPIPoolExecutor
 
     with MPIPoolExecutor() as pool:
-        yield pool.map
+        yield pool

@@ -26,7 +26,7 @@ from typing import Any, Union
 
 from . import _assembly, _executors, _select, _version
 from ._completion import check_placed
-from ._executors import VERIFY_DEFAULT, ExecutorError, Finished, Unit
+from ._executors import VERIFY_DEFAULT, BrokenWorkers, ExecutorError, Finished, Unit
 from ._journal import Journal, JournalError, Row
 from ._parallel import run_tasks
 from ._tasks import (
@@ -43,7 +43,7 @@ from ._tasks import (
     split,
     task_bound,
 )
-from ._validate import check_bool, check_n, check_workers
+from ._validate import as_int, check_bool, check_n, check_workers
 
 # Cut the search into at least this many tasks per thread, so that the
 # threads finish together however uneven the tasks are.
@@ -57,9 +57,10 @@ _RESUME_CHECKS = 8
 
 Placed = Union[Mapping[int, int], Iterable[tuple[int, int]]]
 MapLike = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
-Workers = Union[int, MapLike]
+# an int (threads), a map-like, or an engine: an executor, a Dask Client
+Workers = Union[int, MapLike, Any]
 
-__all__ = ["ExecutorError", "count"]
+__all__ = ["BrokenWorkers", "ExecutorError", "count"]
 
 
 def _burnside(n: int, total: int) -> int:
@@ -72,13 +73,39 @@ def _burnside(n: int, total: int) -> int:
     return classes
 
 
-def _check_total(n: int, total: int, source: str) -> None:
+class _Symmetric:
+    """count_symmetric(n), worked out on a helper thread while the workers count
+    (the core drops the GIL): 3 s at n = 22, for the check of the total."""
+
+    def __init__(self, n: int) -> None:
+        self.found: list[Any] = []
+        self.helper = threading.Thread(target=self._work, args=(n,), daemon=True)
+        self.helper.start()
+
+    def _work(self, n: int) -> None:
+        try:
+            self.found.append(_select.core.count_symmetric(n))
+        except BaseException as exc:  # handed to the caller of get()
+            self.found.append(exc)
+
+    def get(self) -> tuple[int, int]:
+        while self.helper.is_alive():
+            self.helper.join(0.05)  # in slices: Ctrl-C is not held up
+        if isinstance(self.found[0], BaseException):
+            raise self.found[0]
+        return self.found[0]  # type: ignore[no-any-return]
+
+
+def _check_total(n: int, total: int, source: str, symmetric: _Symmetric | None = None) -> None:
     """Refuse a total of the whole board that no right count gives: odd (for n >= 2
     every solution has a distinct mirror image), or whose Burnside sum is not a
     multiple of 8."""
     if n <= 1:
         return
-    half_turn, quarter_turn = _select.core.count_symmetric(n)
+    if symmetric is not None:
+        half_turn, quarter_turn = symmetric.get()
+    else:
+        half_turn, quarter_turn = _select.core.count_symmetric(n)
     if total % 2 or (total + int(half_turn) + 2 * int(quarter_turn)) % 8:
         raise ExecutorError(
             f"the counts {source} add up to {total:,}, which cannot be the number of solutions "
@@ -97,6 +124,7 @@ def count(
     depth: int | None = None,
     placed: Placed | None = None,
     verify: float = VERIFY_DEFAULT,
+    units: int | None = None,
 ) -> int:
     """Return the number of ways to place n non-attacking queens on an n x n board.
 
@@ -109,28 +137,38 @@ def count(
     it.  Completions split into tasks and go to threads, executors and the
     journal like a plain count.  ``workers`` is the number of
     threads that search disjoint parts of the board at once (-1: one per
-    core), or any map-like callable, ``workers(func, tasks) -> results`` as
-    in SciPy, which spreads the subproblems over processes or machines:
-    ``multiprocessing.Pool().map``, ``concurrent.futures`` executors' map,
-    ``dask.distributed.Client.get_executor().map``,
-    ``mpi4py.futures.MPIPoolExecutor().map``.  The answer never depends on it.
+    core), or what spreads the subproblems over processes or machines: a
+    Dask ``Client``, a ``concurrent.futures`` executor (``ProcessPoolExecutor``,
+    ``mpi4py.futures.MPIPoolExecutor``, a Dask client's ``get_executor()``), a
+    pool with ``imap_unordered`` (``multiprocessing.Pool``, Ray's ``Pool``),
+    each passed itself or as its bound ``map``, whose results are taken as they
+    arrive; or any other map-like callable, ``workers(func, units) -> results``
+    as in SciPy, called in up to 64 batches.  The answer never depends on it.
 
-    A map-like is called as ``workers(func, units)``: each unit is a run of
-    subproblems that can share the core's tables, and each result says
-    which release of nqueens and which core counted it and which tasks, so
-    results may come back in any order.  A result that is missing,
-    repeated, malformed, of another release, for other tasks, or a count
-    that no right count can be (not a multiple of its task's weight, or
-    above its bound) raises nqueens.ExecutorError (a RuntimeError) and is
-    never journalled; so does a whole-board total that breaks the
-    symmetries every count keeps.  ``verify`` (0 to 1, default 0.02) is the
-    share of units counted twice, chosen at random per call and never fewer
-    than 4: two of them again in this process (the first before any result
-    is kept, so that an executor wrong on every unit commits nothing), the
-    rest through ``workers`` again; two counts that differ raise
-    ExecutorError naming the task and both.  ``verify=1.0`` counts every
-    unit twice (a quorum of two), ``verify=0`` none.  Threads (an int
-    ``workers``) run this process's own core: ``verify`` does not apply.
+    For all but threads, the work is cut into ``units`` units (default: about
+    a second of work each, from the pace measured here on a few subproblems,
+    and at least 16 per worker where the engine says how many it has: a
+    Dask Client's threads, an executor's workers; else at least 64).  More
+    units balance the workers better and cost more (a Dask unit costs about
+    4 ms); a journal resumes with any units.  Each unit is a run of
+    subproblems, and each result says which release of nqueens and which
+    core counted it and which subproblems, so results may come back in any
+    order.  A result that is missing, repeated, malformed, of another
+    release, for other subproblems, or a count that no right count can be
+    (not a multiple of its subproblem's weight, or above its bound) raises
+    nqueens.ExecutorError (a RuntimeError) and is never journalled; so does
+    a whole-board total that breaks the symmetries every count keeps.
+    ``verify`` (0 to 1, default 0.02) is the share of subproblems counted
+    twice, chosen at random per call and never fewer than 4: those whose pace
+    is measured here and one of the first results (before any result is kept,
+    so that workers wrong on every unit commit nothing) in this process, the
+    rest through ``workers`` again, in units sent after those that hold them;
+    two counts that differ raise ExecutorError naming the subproblem and both.
+    ``verify=1.0`` counts every subproblem twice (a quorum of two),
+    ``verify=0`` none.  Workers that stop (a pool whose process was killed, a
+    Dask task whose workers kept dying) raise nqueens.BrokenWorkers (an
+    ExecutorError): what they finished stays in the journal.  Threads (an
+    int ``workers``) run this process's own core: ``verify`` does not apply.
 
     ``journal`` names a SQLite file that records each finished subproblem as
     it finishes, with the release and core that counted it and whether it
@@ -149,8 +187,9 @@ def count(
     it within a fraction of a second.
 
     Raises TypeError for arguments of the wrong type, ValueError if n is
-    outside 0..MAX_N, workers is neither positive, -1 nor callable or verify
-    is not between 0 and 1, and nqueens.JournalError (a ValueError) for a
+    outside 0..MAX_N, workers is neither positive, -1, callable nor an engine,
+    verify is not between 0 and 1 or units not positive (or given with
+    threads), and nqueens.JournalError (a ValueError) for a
     journal of another count, a file that is not a journal or cannot be
     written, one in use, or one changed or damaged.
 
@@ -174,6 +213,7 @@ def count(
     unique = check_bool(unique, "unique")
     progress = check_bool(progress, "progress")
     verify = check_verify(verify)
+    units = check_units(units, pool)
     root = None
     if placed is not None:
         if unique:
@@ -186,10 +226,10 @@ def count(
     if (
         root is None
         and not quadrants_apply(n)
-        and (journal is not None or progress or depth is not None or callable(pool))
+        and (journal is not None or progress or depth is not None or not isinstance(pool, int))
     ):
         check_border_split(n)
-    counting = _Count(n, pool, progress, depth, unique, root, verify)
+    counting = _Count(n, pool, progress, depth, unique, root, verify, units)
     if journal is None:
         total = counting.total(None)
     else:
@@ -213,6 +253,24 @@ def check_verify(verify: object) -> float:
     return float(verify)
 
 
+def check_units(units: object, workers: object) -> int | None:
+    """units as a positive int, or None; refused with threads (an int workers), which
+    take the tasks one run at a time."""
+    if units is None:
+        return None
+    value = as_int(units, "units")
+    if value < 1:
+        raise ValueError(
+            f"units must be a positive int (how many units to cut the work into), got {value}"
+        )
+    if isinstance(workers, int):
+        raise ValueError(
+            "units applies to workers that are a map-like, an executor or a Dask Client, "
+            "not to threads"
+        )
+    return value
+
+
 def root_key(root: Subproblem | None) -> str:
     """The placed queens as a journal records them ('' for none)."""
     return "" if root is None else " ".join(f"{r}:{c}" for r, c in zip(root.rows, root.cols))
@@ -230,9 +288,10 @@ class _Count:
         unique: bool,
         root: Subproblem | None,
         verify: float,
+        units: int | None = None,
     ) -> None:
         self.n, self.pool, self.progress, self.depth = n, pool, progress, depth
-        self.unique, self.root, self.verify = unique, root, verify
+        self.unique, self.root, self.verify, self.units = unique, root, verify, units
         self.quarter: Any = None  # this call's own quadrant table, shared by its threads
         self.per_thread = threading.local()  # each thread's working memory, for this call only
 
@@ -288,7 +347,9 @@ class _Count:
         n, pool, root = self.n, self.pool, self.root
         core = _select.core
         depth = self.depth
-        split_wanted = book is not None or self.progress or depth is not None or callable(pool)
+        split_wanted = (
+            book is not None or self.progress or depth is not None or not isinstance(pool, int)
+        )
         quadrants = root is None and depth is None and quadrants_apply(n)
         recorded = book.depth if book is not None else None
         if recorded is not None:
@@ -306,7 +367,7 @@ class _Count:
                 )
             quadrants = recorded == QUADRANT_DEPTH
             depth = None if quadrants else recorded
-        if quadrants and not (callable(pool) and recorded is None):
+        if quadrants and not (not isinstance(pool, int) and recorded is None):
             # the table is built first, so that a lack of memory shows before any work
             # (a map-like's workers build their own: this one only checks a few units)
             quadrants = self._table(required=recorded == QUADRANT_DEPTH)
@@ -346,6 +407,8 @@ class _Count:
             done = book.finished(lambda i: task_bound(tasks[i]))
             self._check_resumed(tasks, done, book)
         pending = [i for i in range(len(tasks)) if i not in done]
+        checked = self.root is None and (book is not None or not isinstance(self.pool, int))
+        symmetric = _Symmetric(self.n) if checked and self.n >= 2 else None
         unverified: list[int] = []  # rows of this call not verified: dropped if a check fails
         bar = _progress_bar(len(tasks), len(done)) if self.progress else None
         try:
@@ -358,9 +421,11 @@ class _Count:
                 if bar is not None:
                     bar.update(1)
             total = sum(row.value for row in done.values())
-            if self.root is None and (book is not None or callable(self.pool)):
+            if checked:
                 source = f"in {book.path}" if book is not None else f"of workers {_name(self.pool)}"
-                _check_total(self.n, total, source)
+                _check_total(self.n, total, source, symmetric)
+        except BrokenWorkers:
+            raise  # every result kept was checked: the workers stopped, nothing was wrong
         except ExecutorError:
             if book is not None:
                 book.forget(unverified)
@@ -380,9 +445,13 @@ class _Count:
                 yield Finished(pending[k], value, here, False, _version.__version__)
             return
         local: Callable[[Unit], list[int]] | None = self.local
-        if tasks and isinstance(tasks[0], _assembly.QuadrantTask) and not self._here():
+        if self.verify == 0 and self.units is not None:
+            local = None  # nothing to check or measure here: no table either
+        elif tasks and isinstance(tasks[0], _assembly.QuadrantTask) and not self._here():
             local = None  # no table here: every check goes through the executor
-        yield from _executors.results(pool, tasks, pending, self.verify, local, random.Random())
+        yield from _executors.results(
+            pool, tasks, pending, self.verify, local, random.Random(), self.units
+        )
 
     def _check_resumed(self, tasks: Sequence[Task], done: dict[int, Row], book: Journal) -> None:
         """Count again here a few rows that another release or core recorded;

@@ -150,7 +150,7 @@ def estimate(
     >>> estimate(8, workers=0)
     Traceback (most recent call last):
     ...
-    ValueError: workers must be 1 to 1024 threads, -1 (all cores) or a map-like callable, got 0
+    ValueError: workers must be 1 to 1024 threads, -1 (all cores), a map-like or an executor, got 0
     """
     n = check_n(n)
     unique = check_bool(unique, "unique")

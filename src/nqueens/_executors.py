@@ -1,59 +1,97 @@
-"""Map-like workers: the units they are handed, the results they give back, and the checks.
+"""Workers beyond this process: the units they are handed, how units reach them, the checks.
 
-count(n, workers=func) calls ``func(count_unit, units)`` about 64 times, one
-call ahead (the next call's units are submitted before this call's results
-are read).  Each unit is a run of tasks that can share the core's table,
-with their indices; each result says where it comes from: the worker's
-release of nqueens, the core that counted (compiled or twin) and the tasks
-it counted, echoed.  Nothing a worker returns is taken on trust:
+count(n, workers=...) cuts the pending tasks into units (runs of tasks that
+can share the core's table), as many as balance what a unit costs the
+engine against the time a worker may wait at the end (``unit_count``: from
+the pace measured here on a few tasks; about a second of work a unit at
+n = 20 on 2 workers), in whole rounds of the workers where the engine says
+how many it has; each unit holds a like sample of the whole split
+(``cut_units``), so that the units take about as long.  The units reach
+the workers by the engine's own submission where it has one: a Dask
+``Client`` (``Client.map`` and ``as_completed``), a ``concurrent.futures``
+executor (``submit``, ``as_completed``: a ``ProcessPoolExecutor``, Dask's
+``get_executor()``, ``mpi4py.futures.MPIPoolExecutor``), a pool with
+``imap_unordered`` (``multiprocessing.Pool``, Ray's ``Pool``), passed
+themselves or as their bound ``map``; results are taken as they arrive.
+Any other map-like callable is called as ``workers(count_unit, units)`` in
+up to BATCHES calls of at least PER_CALL units, one call ahead (the next
+call's units are submitted before this call's results are read).
+
+Each result says where it comes from: the worker's release of nqueens, the
+core that counted (compiled or twin) and the tasks it counted, echoed.
+Nothing a worker returns is taken on trust:
 
 - a result of another release, for tasks other than those sent (a cache of
   another n, a shifted range), repeated, missing or malformed is refused;
 - each count must keep what the mathematics gives for free: a whole
   multiple of its task's weight (the orbit it stands for), at least 0 and
   at most the task's bound from the split (``_tasks.task_bound``);
-- a share ``verify`` of the units, chosen at random per call of count(),
-  and never fewer than MIN_CHECKS, is counted twice: LOCAL_CHECKS of them
-  in this process, the rest through the executor again (so that the second
-  count usually lands on another worker).  Before that, the units of the
-  first call are counted here as they arrive until one that has a solution
-  agrees, and no result is handed on before, so that an executor wrong on
-  every unit commits nothing.  Two counts that differ raise ExecutorError
-  naming the task and both counts.
+- a share ``verify`` of the tasks, chosen at random per call of count(),
+  and never fewer than MIN_CHECKS, is counted twice: the few whose pace is
+  measured here (at least LOCAL_CHECKS - 1) and, as the first results come
+  in, one task of each until one that has a solution agrees (no result is
+  handed on before, so that an executor wrong on every unit commits
+  nothing) are counted in this process; the rest go through the workers a
+  second time, in units of their own, sent after the units that hold them
+  (so that the second count usually lands on another worker).  Two counts
+  that differ raise ExecutorError naming the task and both counts.
 
-Any refusal raises ExecutorError; count() then keeps nothing unverified of
-that call in its journal.
+The checks are counted in tasks, not units: the units grow with the work,
+the share of the work checked does not shrink with them.  Any refusal
+raises ExecutorError; count() then keeps nothing unverified of that call in
+its journal.  Workers that stop (a process pool whose process died, a Dask
+task whose workers kept dying) raise BrokenWorkers: what they finished is
+kept.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import math
 import random
-from collections import deque
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from . import _select, _version
+from ._assembly import QuadrantTask
 from ._tasks import Task, as_task, count_run, runs, task_bound
 
-# Calls of a map-like per count: each call's results are journalled before
-# the next starts, and the progress bar moves per call
+# A plain map-like is called at most this many times per count (each call's
+# results are journalled before the next is read) and each call holds at
+# least PER_CALL units (so that a call keeps a cluster busy)
 BATCHES = 64
-# units counted twice per count, at the least (all of them where there are fewer)
+PER_CALL = 16
+UNITS_PER_WORKER = 4
+"""Units at least per worker."""
+ASSUMED_WORKERS = 16
+"""The workers assumed where the engine does not say how many it has."""
+# the pace is measured on up to this many random tasks, for up to this long
+PACE_TASKS = 16
+PACE_SECONDS = 0.03
+# tasks counted twice per count, at the least (all of them where there are fewer)
 MIN_CHECKS = 4
-# of those, counted again in the calling process
+# of those, counted again in the calling process (one of them from the first results)
 LOCAL_CHECKS = 2
+# checks of the first results, none with a solution, after which the gate opens
+GATE_TRIES = 8
 VERIFY_DEFAULT = 0.02
-"""The share of units count() counts twice by default (see count's ``verify``)."""
+"""The share of tasks count() counts twice by default (see count's ``verify``)."""
 
 
 class ExecutorError(RuntimeError):
-    """A map-like ``workers`` gave back results that do not match the work it was given."""
+    """``workers`` gave back results that do not match the work it was given."""
+
+
+class BrokenWorkers(ExecutorError):
+    """The workers stopped before the count ended (a process of a process pool died,
+    a Dask task's workers kept dying).  What they finished is kept: with a journal,
+    the same call resumes from it."""
 
 
 class Unit(NamedTuple):
-    """What a map-like workers hands to one call of its function: tasks that
-    can share the core's table, with their indices, so that every result
-    comes back with the identity of its tasks."""
+    """What the workers count in one call of the function they are handed: tasks,
+    with their indices, so that every result comes back with its tasks' identity."""
 
     indices: tuple[int, ...]
     tasks: tuple[Task, ...]
@@ -80,90 +118,380 @@ class Finished(NamedTuple):
 
 
 def count_unit(unit: Unit) -> UnitResult:
-    """The function that map-like workers run: a unit's weighted counts, with
-    the worker's release, its core and the tasks, checked again, that it counted."""
+    """The function the workers run: a unit's weighted counts, with the worker's
+    release, its core and the tasks, checked again, that it counted."""
     indices, tasks = unit
     checked = tuple(as_task(task) for task in tasks)
     counts = tuple(count_run(checked, bytearray(1)))
     return UnitResult(_version.__version__, _select.IMPLEMENTATION, checked, tuple(indices), counts)
 
 
-def units(tasks: Sequence[Task], pending: Sequence[int]) -> list[tuple[int, ...]]:
-    """The pending tasks' indices cut into units: runs of tasks that share a table."""
-    todo = [tasks[i] for i in pending]
-    starts = runs(todo)
-    return [tuple(pending[a:b]) for a, b in zip(starts, [*starts[1:], len(todo)])]
+def count_numbered(item: tuple[int, Unit]) -> tuple[int, UnitResult]:
+    """count_unit for a pool that returns results in any order, with their number."""
+    position, unit = item
+    return position, count_unit(unit)
 
 
-def calls(cut: Sequence[tuple[int, ...]], tasks: int) -> list[list[int]]:
-    """The units (their positions in cut) in BATCHES calls of about as many tasks
-    (many small units, so that a call keeps a large cluster busy)."""
-    size = max(1, -(-tasks // BATCHES))
-    found: list[list[int]] = []
-    call: list[int] = []
-    held = 0
-    for position, unit in enumerate(cut):
-        call.append(position)
-        held += len(unit)
-        if held >= size:
-            found.append(call)
-            call, held = [], 0
-    if call:
-        found.append(call)
-    return found
+def is_engine(workers: object) -> bool:
+    """Whether workers is an engine object count() drives itself: a concurrent.futures
+    executor or anything with ``submit`` (a Dask Client)."""
+    return not callable(workers) and callable(getattr(workers, "submit", None))
 
 
-def choose_checks(
-    plan: Sequence[Sequence[int]], verify: float, rng: random.Random
-) -> tuple[set[int], set[int], list[int]]:
-    """(units counted twice through the executor, units counted again here, and the
-    gate: the units of the first call, counted here as they come until one with a
-    solution agrees, before any result is kept; a unit without a solution proves
-    little): a share `verify` of all units, MIN_CHECKS at least, besides the gate."""
-    everything = [u for call in plan for u in call]
-    if verify <= 0 or not everything:
-        return set(), set(), []
-    wanted = max(round(verify * len(everything)), min(MIN_CHECKS, len(everything)))
-    gate = list(plan[0])
-    rest = [u for u in everything if u not in set(gate)]
-    chosen = rng.sample(rest, min(len(rest), max(0, wanted - 1)))
-    return set(chosen[LOCAL_CHECKS - 1 :]), set(chosen[: LOCAL_CHECKS - 1]), gate
+# -- the engines ---------------------------------------------------------------------
+
+
+class _Engine:
+    """How units reach the workers: stream() yields (payload position, answer) as
+    answers arrive, for the payloads of every call in `calls`."""
+
+    size: int | None = None  # how many workers, where the engine says
+    # what a unit costs, in seconds: the engine's own (Dask: 3.7 ms for a no-op) and
+    # the worker's (what n = 19 took more on two Dask workers with 160 units than 20)
+    cost = 0.01
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+        raise NotImplementedError
+
+    def broken(self, exc: BaseException) -> BrokenWorkers:
+        reason = str(exc).splitlines()[0] if str(exc) else ""
+        return BrokenWorkers(
+            f"workers {self.name} stopped: {type(exc).__name__}"
+            + (f" ({reason})" if reason else "")
+            + "; what they finished is kept (with a journal, the same call resumes from it)"
+        )
+
+
+def _is_broken(exc: BaseException) -> bool:
+    # a pool whose process died, or a Dask task whose workers kept dying
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    return isinstance(exc, concurrent.futures.BrokenExecutor) or "KilledWorker" in names
+
+
+class _Futures(_Engine):
+    """A concurrent.futures executor: every unit submitted at once, taken as it ends."""
+
+    cost = 0.002
+
+    def __init__(self, executor: Any, name: str) -> None:
+        super().__init__(name)
+        self.executor = executor
+        size = getattr(executor, "num_workers", None)  # mpi4py's MPIPoolExecutor
+        if not isinstance(size, int):
+            size = getattr(executor, "_max_workers", None)  # the standard library's pools
+        self.size = size if isinstance(size, int) and size > 0 else None
+
+    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+        flight: dict[Any, int] = {}
+        try:
+            try:
+                for call in calls:
+                    for position in call:
+                        flight[self.executor.submit(count_unit, payloads[position])] = position
+                for future in concurrent.futures.as_completed(list(flight)):
+                    position = flight.pop(future)
+                    yield position, future.result()
+            except Exception as exc:
+                if _is_broken(exc):
+                    raise self.broken(exc) from None
+                raise
+        finally:
+            for future in flight:
+                future.cancel()
+
+
+class _Dask(_Engine):
+    """A Dask Client: Client.map over every unit, taken with as_completed."""
+
+    def __init__(self, client: Any, name: str) -> None:
+        super().__init__(name)
+        self.client = client
+        try:
+            size = sum(int(k) for k in client.nthreads().values())
+        except Exception:  # a client that cannot say: the default for an unknown size
+            size = 0
+        self.size = size or None
+
+    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+        from distributed import as_completed
+
+        order = [position for call in calls for position in call]
+        futures = self.client.map(count_unit, [payloads[p] for p in order], pure=False)
+        flight = {future.key: position for future, position in zip(futures, order)}
+        try:
+            try:
+                for future in as_completed(futures):
+                    position = flight.pop(future.key)
+                    answer = future.result()
+                    future.release()
+                    yield position, answer
+            except Exception as exc:
+                if _is_broken(exc):
+                    raise self.broken(exc) from None
+                raise
+        finally:
+            left = [future for future in futures if future.key in flight]
+            if left:
+                self.client.cancel(left)
+
+
+class _Pool(_Engine):
+    """A pool with imap_unordered (multiprocessing's, Ray's): numbered units."""
+
+    cost = 0.002
+
+    def __init__(self, pool: Any, name: str) -> None:
+        super().__init__(name)
+        self.pool = pool
+        size = getattr(pool, "_processes", None)  # multiprocessing.Pool
+        self.size = size if isinstance(size, int) and size > 0 else None
+
+    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+        items = [(position, payloads[position]) for call in calls for position in call]
+        try:
+            for answer in self.pool.imap_unordered(count_numbered, items):
+                if not (isinstance(answer, tuple) and len(answer) == 2):
+                    raise ExecutorError(f"workers {self.name} returned {_short(answer)}")
+                yield answer
+        except Exception as exc:
+            if _is_broken(exc):
+                raise self.broken(exc) from None
+            raise
+
+
+class _Map(_Engine):
+    """Any map-like callable: workers(count_unit, units), a call at a time, one ahead;
+    results are matched to their units by their tasks."""
+
+    def __init__(self, func: Callable[..., Iterable[Any]], name: str) -> None:
+        super().__init__(name)
+        self.func = func
+
+    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+        flight = None
+        for k in range(len(calls) + 1):
+            upcoming = self._send(calls[k], payloads) if k < len(calls) else None
+            if flight is not None:
+                yield from self._take(*flight)
+            flight = upcoming
+
+    def _send(self, call: Sequence[int], payloads: Sequence[Unit]) -> tuple[dict[int, int], Any]:
+        owner = {payloads[p].indices[0]: p for p in call}
+        try:
+            return owner, self.func(count_unit, [payloads[p] for p in call])
+        except Exception as exc:
+            if _is_broken(exc):
+                raise self.broken(exc) from None
+            raise
+
+    def _take(self, owner: dict[int, int], answers: Any) -> Iterator[Any]:
+        try:
+            answers = iter(answers)
+        except TypeError:
+            raise ExecutorError(
+                f"workers {self.name} returned {type(answers).__name__}, not an iterable of results"
+            ) from None
+        seen: set[int] = set()
+        try:
+            for answer in answers:
+                indices = _parse(self.name, answer)[3]
+                if not indices or indices[0] not in owner:
+                    raise ExecutorError(
+                        f"workers {self.name} returned a result for a task it was not given"
+                    )
+                position = owner[indices[0]]
+                if position in seen:
+                    raise ExecutorError(
+                        f"workers {self.name} returned the result of task {indices[0]} twice"
+                    )
+                seen.add(position)
+                yield position, answer
+        except ExecutorError:
+            raise
+        except Exception as exc:
+            if _is_broken(exc):
+                raise self.broken(exc) from None
+            raise
+        if len(seen) < len(owner):
+            raise ExecutorError(
+                f"workers {self.name} returned no result for {len(owner) - len(seen)} of the "
+                f"{len(owner)} units it was given: it dropped some"
+            )
+
+
+def engine(workers: Any) -> _Engine:
+    """The engine behind `workers`: a Dask Client, an executor or a pool, passed
+    itself or as its bound ``map``, or any other map-like callable."""
+    name = _describe(workers)
+    owner = getattr(workers, "__self__", None)
+    target = owner if owner is not None and getattr(workers, "__name__", "") == "map" else workers
+    if target is not workers or is_engine(target):
+        kind = type(target)
+        if kind.__name__ == "Client" and kind.__module__.split(".")[0] == "distributed":
+            return _Dask(target, name)
+        if isinstance(target, concurrent.futures.Executor) or is_engine(target):
+            return _Futures(target, name)
+        if callable(getattr(target, "imap_unordered", None)):
+            return _Pool(target, name)
+    if not callable(workers):
+        raise TypeError(
+            f"workers must be a number of threads, a map-like callable, an executor or a Dask "
+            f"Client, not {type(workers).__name__}"
+        )
+    return _Map(workers, name)
+
+
+# -- the plan: units, calls and checks -------------------------------------------------
+
+
+def work_of(task: Task) -> int:
+    """A task's work in the units the cut balances: row sets (a quadrant task), or 1."""
+    return task.end - task.first if isinstance(task, QuadrantTask) else 1
+
+
+def unit_count(seconds: float | None, size: int | None, cost: float) -> int:
+    """How many units count() cuts `seconds` of work (one core here; None: not
+    measured) into for `size` workers (None: the engine does not say), each unit
+    costing the engine `cost` seconds: about sqrt(seconds * size / (2 * cost)), the
+    number that balances the engine's cost of the units against a worker's idle
+    time at the end (half a unit), in whole rounds of `size`, a few at least."""
+    workers = size or ASSUMED_WORKERS
+    if seconds is None:
+        found = UNITS_PER_WORKER * workers
+    else:
+        balanced = math.ceil(math.sqrt(seconds * workers / (2 * cost)))
+        found = max(UNITS_PER_WORKER * workers, balanced)
+    return -(-found // workers) * workers
+
+
+def cut_units(tasks: Sequence[Task], pending: Sequence[int], count: int) -> list[tuple[int, ...]]:
+    """The pending tasks' indices cut into `count` units (fewer where there are fewer
+    runs) of similar work, each made of whole runs of tasks that share a table.
+
+    The work of a task varies along the split by a factor of hundreds, so a unit
+    is not one stretch of it: the runs are dealt to the units one at a time, back
+    and forth (the first unit takes the first run and the 2*count-th), so that
+    every unit holds a like sample of the whole.  (Dealt so, four units of n = 18
+    took 0.39 to 0.41 s each, where sixteen stretches of the split took 0.001 to
+    0.21 s each, and units of 32 such stretches 0.40 to 0.48 s; dealt task by task
+    the whole took 7% less time than in stretches.)"""
+    starts = runs([tasks[i] for i in pending])
+    bounds = [*starts[1:], len(pending)]
+    count = max(1, min(count, len(starts)))
+    members: list[list[int]] = [[] for _ in range(count)]
+    for k, (a, b) in enumerate(zip(starts, bounds)):
+        lap, place = divmod(k, count)
+        members[place if lap % 2 == 0 else count - 1 - place].extend(pending[a:b])
+    return [tuple(unit) for unit in members]
+
+
+def _calls(count: int, calls: int) -> list[list[int]]:
+    # positions 0..count-1 in `calls` runs of about as many
+    calls = max(1, min(calls, count))
+    edges = [round(k * count / calls) for k in range(calls + 1)]
+    return [list(range(a, b)) for a, b in zip(edges, edges[1:]) if b > a]
+
+
+class Plan(NamedTuple):
+    payloads: list[Unit]
+    again: list[bool]  # a payload of second counts
+    calls: list[list[int]]  # payload positions, call by call
+
+
+def plan(
+    tasks: Sequence[Task],
+    cut: Sequence[tuple[int, ...]],
+    twice: set[int],
+    calls: int,
+    rng: random.Random,
+) -> Plan:
+    """The payloads: the units of `cut` in `calls` calls, and the tasks in `twice`
+    again, in units of their own (about as big) in the call after their own."""
+    payloads = [Unit(u, tuple(tasks[i] for i in u)) for u in cut]
+    again = [False] * len(payloads)
+    grouped = _calls(len(cut), calls)
+    target = max(1, max((len(u) for u in cut), default=1))
+    later: list[list[int]] = [[] for _ in range(len(grouped) + 1)]
+    for k, call in enumerate(grouped):
+        chosen = sorted(i for p in call for i in cut[p] if i in twice)
+        rng.shuffle(chosen)
+        for a in range(0, len(chosen), target):
+            piece = tuple(sorted(chosen[a : a + target]))
+            later[k + 1].append(len(payloads))
+            payloads.append(Unit(piece, tuple(tasks[i] for i in piece)))
+            again.append(True)
+    merged = [call + later[k] for k, call in enumerate(grouped)]
+    if later[-1]:
+        merged.append(later[-1])
+    return Plan(payloads, again, merged)
+
+
+def choose_twice(
+    pending: Sequence[int], here: Iterable[int], verify: float, local: bool, rng: random.Random
+) -> set[int]:
+    """The tasks counted a second time through the workers: with those counted `here`,
+    a share `verify` of the pending tasks, at random, MIN_CHECKS at least, and
+    MIN_CHECKS - LOCAL_CHECKS of them through the workers at least (`local`: the
+    gate counts one more here; every check goes through the workers without)."""
+    if verify <= 0:
+        return set()
+    counted = set(here)
+    wanted = max(round(verify * len(pending)), min(MIN_CHECKS, len(pending)))
+    rest = [i for i in pending if i not in counted]
+    remote = max(wanted - len(counted), MIN_CHECKS - LOCAL_CHECKS) if local else wanted
+    return set(rng.sample(rest, min(len(rest), remote)))
 
 
 def results(
-    pool: Callable[..., Iterable[Any]],
+    pool: Any,
     tasks: Sequence[Task],
     pending: list[int],
     verify: float,
     local: Callable[[Unit], list[int]] | None,
     rng: random.Random,
+    units: int | None = None,
 ) -> Iterator[Finished]:
-    """Every pending task's count, counted by `pool`, as the calls finish: checked,
+    """Every pending task's count, counted by `pool`, as results arrive: checked,
     and verified as the module says (`local` counts a unit in this process; None
-    sends those checks through the executor too)."""
-    name = _describe(pool)
-    cut = units(tasks, pending)
-    plan = calls(cut, len(pending))
-    twice, here, tries = choose_checks(plan, verify, rng)
-    if local is None:
-        twice, here, tries = twice | here | set(tries[:1]), set(), []
-    gate = set(tries)  # nothing leaves before one of these agrees, with a solution
-    held: dict[int, Finished] = {}  # first counts of units to be counted again
-    waiting: list[Finished] = []  # what the gate holds back
-    again: list[int] = []  # units to send through the executor once more
-    queue = deque(plan)
-
-    def send(originals: list[int], recounts: list[int]) -> tuple[dict[int, int], set[int], Any]:
-        positions = originals + recounts
-        payload = [Unit(cut[u], tuple(tasks[i] for i in cut[u])) for u in positions]
-        owner = {i: u for u in positions for i in cut[u]}
-        return owner, set(recounts), pool(count_unit, payload)
-
-    def settle(found: Finished) -> Iterator[Finished]:
-        if gate:
-            waiting.append(found)
-        else:
-            yield found
+    sends every check through the workers)."""
+    flow = engine(pool)
+    name = flow.name
+    if not pending:
+        return
+    # the pace, on a few random tasks counted here (checks too, unless verify is 0)
+    here: dict[int, int] = {}
+    spent = 0.0
+    measured = 0
+    if local is not None and (verify > 0 or units is None):
+        wanted_here = PACE_TASKS if units is None else LOCAL_CHECKS - 1
+        started = time.perf_counter()
+        for index in rng.sample(pending, min(len(pending), wanted_here)):
+            begun = time.perf_counter()
+            here[index] = local(Unit((index,), (tasks[index],)))[0]
+            spent += time.perf_counter() - begun
+            measured += work_of(tasks[index])
+            if time.perf_counter() - started > PACE_SECONDS:
+                break
+    if verify <= 0:
+        here.clear()
+    if units is None:
+        seconds = None
+        if measured:
+            seconds = spent / measured * sum(work_of(tasks[i]) for i in pending)
+        units = unit_count(seconds, flow.size, flow.cost)
+    cut = cut_units(tasks, pending, units)
+    twice = choose_twice(pending, here, verify, local is not None, rng)
+    calls = max(1, min(BATCHES, len(cut) // PER_CALL))
+    laid = plan(tasks, cut, twice, calls, rng)
+    gate = verify > 0 and local is not None  # closed until a check with a solution agrees
+    tries = 0
+    waiting: list[Finished] = []
+    held: dict[int, Finished] = {}  # first counts of tasks counted twice, waiting
+    seconds_first: dict[int, int] = {}  # second counts that came before the first
+    answered: set[int] = set()
 
     def compare(first: Finished, value: int, where: str) -> Finished:
         if first.value != value:
@@ -173,114 +501,105 @@ def results(
             )
         return first._replace(verified=True)
 
-    def take(flight: tuple[dict[int, int], set[int], Any]) -> Iterator[Finished]:
-        owner, recounted, answers = flight
-        for unit, counts, core, version in _checked(name, tasks, cut, owner, answers):
-            indices = cut[unit]
-            if unit in recounted:
-                for index, value in zip(indices, counts):
-                    yield from settle(compare(held.pop(index), value, "counted again"))
-                continue
-            firsts = [Finished(i, v, core, False, version) for i, v in zip(indices, counts)]
-            if unit in twice:
-                held.update((f.task, f) for f in firsts)
-                again.append(unit)
-            elif local is not None and (unit in here or unit in gate):
-                values = local(Unit(indices, tuple(tasks[i] for i in indices)))
-                checked = [
-                    compare(first, value, "this process") for first, value in zip(firsts, values)
-                ]
-                if unit in gate and any(values):
-                    gate.clear()  # checked, with a solution: the results may go on
-                gate.discard(unit)
-                for first in checked:
-                    yield from settle(first)
+    for position, answer in flow.stream(laid.calls, laid.payloads):
+        if position in answered:
+            raise ExecutorError(f"workers {name} returned the result of a unit twice")
+        unit = laid.payloads[position]
+        version, core, counts = _match(name, tasks, unit, answer)
+        answered.add(position)
+        if laid.again[position]:
+            for index, value in zip(unit.indices, counts):
+                if index in held:
+                    first = compare(held.pop(index), value, "counted again")
+                    if gate:
+                        waiting.append(first)
+                    else:
+                        yield first
+                else:
+                    seconds_first[index] = value
+            continue
+        firsts = [Finished(i, v, core, False, version) for i, v in zip(unit.indices, counts)]
+        if gate:
+            solved = [f for f in firsts if f.value]
+            known = [f for f in solved if f.task in here]
+            if known:
+                gate = False  # compared below, before anything is handed on
             else:
-                for first in firsts:
-                    yield from settle(first)
-        if not gate and waiting:
+                probe = rng.choice(solved or firsts)
+                value = local(Unit((probe.task,), (tasks[probe.task],)))[0]  # type: ignore[misc]
+                here[probe.task] = value
+                tries += 1
+                gate = not (value or tries >= GATE_TRIES)
+                compare(probe, value, "this process")
+        kept: list[Finished] = []
+        for first in firsts:
+            index = first.task
+            if index in here:
+                first = compare(first, here[index], "this process")
+            if index in twice:
+                if index not in seconds_first:
+                    held[index] = first  # until its second count comes
+                    continue
+                first = compare(first, seconds_first.pop(index), "counted again")
+            kept.append(first)
+        if gate:
+            waiting.extend(kept)
+            continue
+        if waiting:
             yield from waiting
             waiting.clear()
-
-    flight = None
-    while True:
-        upcoming = None
-        if queue or again:
-            upcoming = send(queue.popleft() if queue else [], again[:])
-            again.clear()
-        if flight is not None:
-            yield from take(flight)
-        flight = upcoming
-        if flight is None and not again:
-            break
-    if gate or waiting or held:  # cannot happen: every unit was answered or refused
-        raise ExecutorError(f"workers {name} left some units without a checked result")
+        yield from kept
+    if len(answered) < len(laid.payloads) or held or seconds_first:
+        raise ExecutorError(f"workers {name} left some units without a result")
+    yield from waiting  # the gate's every check agreed, none with a solution
 
 
-def _checked(
-    name: str,
-    tasks: Sequence[Task],
-    cut: Sequence[tuple[int, ...]],
-    owner: dict[int, int],
-    answers: Any,
-) -> Iterator[tuple[int, tuple[int, ...], str, str]]:
-    """(unit, counts, core, version) of each result of one call, refusing any that
-    is malformed, of another release, for tasks other than those sent, repeated,
-    or not a possible count, and any unit left without a result.  Order does not
-    matter."""
-    try:
-        answers = iter(answers)
-    except TypeError:
+def _parse(name: str, answer: Any) -> tuple[Any, ...]:
+    """A result's fields, refused unless it has the shape of count_unit's and comes
+    from this release."""
+    if not (isinstance(answer, tuple) and len(answer) == len(UnitResult._fields)):
         raise ExecutorError(
-            f"workers {name} returned {type(answers).__name__}, not an iterable of results"
-        ) from None
-    seen: set[int] = set()
-    for answer in answers:
-        if not (isinstance(answer, tuple) and len(answer) == len(UnitResult._fields)):
-            raise ExecutorError(
-                f"workers {name} returned {_short(answer)}, which is not a result of the function "
-                "it was given (call it on every item, as map(func, items) does; a worker of "
-                "an older nqueens gives results without their origin)"
-            )
-        version, core, counted, indices, counts = answer
-        if version != _version.__version__:
-            raise ExecutorError(
-                f"workers {name} returned a result counted by nqueens {_short(version)}, not "
-                f"{_version.__version__} as here: run one release on every worker"
-            )
-        if not (
-            isinstance(indices, tuple)
-            and isinstance(counts, tuple)
-            and isinstance(counted, tuple)
-            and isinstance(core, str)
-            and len(indices) == len(counts) == len(counted)
-        ):
-            raise ExecutorError(f"workers {name} returned a malformed result: {_short(answer)}")
-        if not indices or not all(type(i) is int for i in indices) or indices[0] not in owner:
-            raise ExecutorError(f"workers {name} returned a result for a task it was not given")
-        unit = owner[indices[0]]
-        if indices != cut[unit] or counted != tuple(tasks[i] for i in indices):
-            raise ExecutorError(
-                f"workers {name} returned a result for other tasks than those it was given "
-                f"(tasks {_short(indices)}: {_short(counted)})"
-            )
-        if unit in seen:
-            raise ExecutorError(f"workers {name} returned the result of task {indices[0]} twice")
-        for index, value in zip(indices, counts):
-            task = tasks[index]
-            if type(value) is not int or not 0 <= value <= task_bound(task) or value % task.weight:
-                raise ExecutorError(
-                    f"workers {name} returned {_short(value)} for task {index}, which cannot be "
-                    "its count"
-                )
-        seen.add(unit)
-        yield unit, counts, core, version
-    missing = len({u for u in owner.values()} - seen)
-    if missing:
-        raise ExecutorError(
-            f"workers {name} returned no result for {missing} of the "
-            f"{len(set(owner.values()))} units it was given: it dropped some"
+            f"workers {name} returned {_short(answer)}, which is not a result of the function "
+            "it was given (call it on every item, as map(func, items) does; a worker of "
+            "an older nqueens gives results without their origin)"
         )
+    version, core, counted, indices, counts = answer
+    if version != _version.__version__:
+        raise ExecutorError(
+            f"workers {name} returned a result counted by nqueens {_short(version)}, not "
+            f"{_version.__version__} as here: run one release on every worker"
+        )
+    if not (
+        isinstance(indices, tuple)
+        and isinstance(counts, tuple)
+        and isinstance(counted, tuple)
+        and isinstance(core, str)
+        and len(indices) == len(counts) == len(counted)
+        and all(type(i) is int for i in indices)
+    ):
+        raise ExecutorError(f"workers {name} returned a malformed result: {_short(answer)}")
+    return version, core, counted, indices, counts
+
+
+def _match(
+    name: str, tasks: Sequence[Task], unit: Unit, answer: Any
+) -> tuple[str, str, tuple[int, ...]]:
+    """(version, core, counts) of the answer to `unit`, refused if it is malformed, of
+    another release, for other tasks than the unit's, or not a possible count."""
+    version, core, counted, indices, counts = _parse(name, answer)
+    if indices != unit.indices or counted != unit.tasks:
+        raise ExecutorError(
+            f"workers {name} returned a result for other tasks than those it was given "
+            f"(tasks {_short(indices)}: {_short(counted)})"
+        )
+    for index, value in zip(indices, counts):
+        task = tasks[index]
+        if type(value) is not int or not 0 <= value <= task_bound(task) or value % task.weight:
+            raise ExecutorError(
+                f"workers {name} returned {_short(value)} for task {index}, which cannot be "
+                "its count"
+            )
+    return version, core, counts
 
 
 def _describe(pool: Any) -> str:

@@ -28,6 +28,7 @@ journal, an empty one (taken as new) or a whole one.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -71,9 +72,24 @@ _MOD = 2**64
 # Other processes are kept out by flock(), which SQLite's own POSIX locks
 # leave alone (a POSIX lock of ours would be dropped by SQLite's first read
 # of a new file).  A process pool forked during the count shares the locked
-# descriptor, so close() unlocks it explicitly rather than by closing it.
+# descriptor, so close() unlocks it explicitly rather than by closing it; and
+# a forked child closes its copies at once, so that a pool's orphans do not
+# hold the journal of a count killed with kill -9 against its resume.
 _in_use: set[tuple[int, int]] = set()
 _in_use_lock = threading.Lock()
+_locked: set[int] = set()  # the descriptors that hold our flock()s
+
+
+def _close_inherited() -> None:
+    for fd in list(_locked):
+        with contextlib.suppress(OSError):
+            os.close(fd)  # the parent's lock stays: it is on the shared open file
+    _locked.clear()
+    _in_use.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_inherited)
 
 
 class JournalError(ValueError):
@@ -186,6 +202,7 @@ class Journal:
                     ) from None
             self._key = (info.st_dev, info.st_ino)
             _in_use.add(self._key)
+            _locked.add(self._fd)
 
     def _open(self) -> None:
         try:
@@ -391,11 +408,13 @@ class Journal:
             self._db.close()
             self._db = None
         with _in_use_lock:
-            if self._fd >= 0:
+            if self._fd >= 0 and (self._fd in _locked or self._key is None):
+                # (not in _locked after a fork: the child closed its copy already)
                 if fcntl is not None and self._key is not None:
                     fcntl.flock(self._fd, fcntl.LOCK_UN)
+                _locked.discard(self._fd)
                 os.close(self._fd)
-                self._fd = -1
+            self._fd = -1
             if self._key is not None:
                 _in_use.discard(self._key)
                 self._key = None

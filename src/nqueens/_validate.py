@@ -56,16 +56,16 @@ MAX_WORKERS = 1024
 def check_workers(workers: object) -> int | Callable[..., Any]:
     """Return the threads to start for workers (-1: every core; never more than the
     cores, which is all that CPU-bound threads can use), or workers itself if it is
-    a map-like callable."""
-    if callable(workers):
-        return workers
+    a map-like callable or an engine (an executor, a Dask Client: anything with submit)."""
+    if callable(workers) or callable(getattr(workers, "submit", None)):
+        return workers  # type: ignore[return-value]
     value = as_int(workers, "workers")
     if value == -1:
         return available_cores()
     if not 1 <= value <= MAX_WORKERS:
         raise ValueError(
-            f"workers must be 1 to {MAX_WORKERS} threads, -1 (all cores) or a map-like "
-            f"callable, got {value}"
+            f"workers must be 1 to {MAX_WORKERS} threads, -1 (all cores), a map-like or an "
+            f"executor, got {value}"
         )
     return min(value, available_cores())
 

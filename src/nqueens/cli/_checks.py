@@ -14,7 +14,7 @@ from .._checking import columns_of
 from .._clusters import ClusterError, check_dask, check_mpi
 from .._completion import check_completion_n, check_placed
 from .._construct import check_solvable
-from .._counting import check_verify
+from .._counting import check_units, check_verify
 from .._estimate import check_budget
 from .._oeis import A000170
 from .._output import check_out_dir, check_out_file
@@ -32,6 +32,10 @@ def count(args: argparse.Namespace) -> Prepared:
     check_workers(args.workers)
     _check_cluster(args)
     check_verify(args.verify)
+    if args.units is not None:
+        if args.dask is None and not args.mpi:
+            raise ValueError("--units applies to --dask and --mpi")
+        check_units(args.units, None)
     split = args.journal or args.dask or args.mpi or args.progress
     if split and placed is None and not quadrants_apply(n):
         check_border_split(n)

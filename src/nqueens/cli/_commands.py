@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from .. import _construct, _counting, _estimate
 from .._checking import attacking_pairs, conflicts
-from .._clusters import dask_map, mpi_map
+from .._clusters import dask_client, mpi_pool
 from .._counting import Workers
 from .._enumerating import solutions
 from .._output import write_atomically
@@ -106,9 +106,9 @@ def count(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
             _say_how_long(args)
         executor: contextlib.AbstractContextManager[Workers] = contextlib.nullcontext(args.workers)
         if args.dask is not None:
-            executor = dask_map(args.dask)
+            executor = dask_client(args.dask)
         elif args.mpi:
-            executor = mpi_map()
+            executor = mpi_pool()
         with executor as workers:
             total = _counting.count(
                 args.n,
@@ -119,6 +119,7 @@ def count(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
                 depth=args.depth,
                 placed=placed,
                 verify=args.verify,
+                units=args.units,
             )
     else:
         total = sum(1 for _ in _reference(args.solver, args.n, args.unique))

@@ -185,8 +185,16 @@ def _count(commands: Any) -> None:
         default=VERIFY_DEFAULT,
         metavar="SHARE",
         help="with --dask or --mpi: the share of parts counted twice and compared, at least "
-        "4 of them, two here (1: every part twice; 0: none; default: "
+        "4 of them, some here (1: every part twice; 0: none; default: "
         f"{VERIFY_DEFAULT})",
+    )
+    sub.add_argument(
+        "--units",
+        type=int,
+        metavar="K",
+        help="with --dask or --mpi: cut the work into K units (default: about a second of "
+        "work each, at least 16 per worker; more balance the workers better, each costs "
+        "the cluster a few ms)",
     )
     sub.add_argument(
         "--one-based", action="store_true", help="rows and columns of --place count from 1"
