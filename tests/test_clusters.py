@@ -174,6 +174,8 @@ def test_cli_mpi_outside_an_mpi_launch_says_how():
 # Dask workers that die
 
 
+@pytest.mark.native
+@pytest.mark.slow
 def test_a_dask_worker_killed_at_a_random_moment_costs_only_its_units(dask_client):
     import random
     import signal

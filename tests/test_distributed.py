@@ -165,6 +165,7 @@ class Submitted(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
+@pytest.mark.native
 def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
     from nqueens._executors import cut_units
 
@@ -175,6 +176,7 @@ def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
     assert len(cut) == 7
 
 
+@pytest.mark.native
 def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path):
     # one worker kills itself (kill -9) 0.3 s after it starts, mid-count
     path, victim = tmp_path / "count.sqlite", tmp_path / "victim"
@@ -209,6 +211,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.native
 def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
     path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
     script.write_text(CLIENT)
@@ -233,6 +236,7 @@ def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
         assert pool.tasks == total - kept
 
 
+@pytest.mark.native
 def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path):
     from nqueens._executors import _Dask, engine
 

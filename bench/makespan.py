@@ -1,0 +1,119 @@
+"""Plan past one machine: the makespan of count(n) on K workers, simulated from units timed here.
+
+    python bench/makespan.py [--budget SECONDS] [--seed S] [N ...]
+
+For each n (default 20 and 22) it builds the quadrant table (timed), then counts
+random tasks of count(n)'s split one at a time for about --budget seconds, timing
+each: the mean times the number of tasks estimates the whole work W (seconds of
+one core here), and the times themselves are the distribution a unit's tasks
+are drawn from.  n = 24 is beyond the quadrant core (it goes by borders): its
+row is an extrapolation, W(24) = W(22) * (W(22) / W(20)), with n = 22's tasks'
+distribution scaled to it; say so wherever it is quoted.
+
+The simulation, per n and K (16, 256, 4096 workers):
+- the units are what count() makes by default: unit_count(W, K, cost) of them,
+  each a deal of about T / units tasks across the split, so a unit's time is
+  the sum of that many draws from the sample (exact up to 64 draws, by the
+  normal law above), plus ENGINE_COST (Dask's measured cost of a unit here);
+- the scheduler hands out one unit every SCHEDULER_COST seconds at most (Dask's
+  own guidance: about 1 ms of scheduler time a task), and each worker starts
+  after building its table;
+- list scheduling: each unit goes to the worker that is free first.
+It prints the makespan, the efficiency W / (K * makespan) and the engine's
+overhead (units * ENGINE_COST / W) as a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import math
+import random
+import statistics
+import sys
+import time
+
+from nqueens import _assembly, _tasks
+from nqueens._executors import _Dask, unit_count
+
+ENGINE_COST = 0.0037  # s a unit: a no-op mapped over 5,000 items by a 2-worker LocalCluster
+SCHEDULER_COST = 0.001  # s of the scheduler's own time a unit (Dask's guidance)
+WORKERS = (16, 256, 4096)
+
+
+def sample(n: int, budget: float, rng: random.Random) -> tuple[float, int, list[float]]:
+    """(table build seconds, number of tasks, times of random tasks counted here)."""
+    started = time.perf_counter()
+    quarter = _assembly.build(n)
+    built = time.perf_counter() - started
+    tasks = _assembly.split(n, _tasks.quadrant_pieces(n))
+    times: list[float] = []
+    stop = bytearray(1)
+    deadline = time.perf_counter() + budget
+    while time.perf_counter() < deadline or len(times) < 30:
+        task = tasks[rng.randrange(len(tasks))]
+        begun = time.perf_counter()
+        _tasks.count_run([task], stop, quarter)
+        times.append(time.perf_counter() - begun)
+    return built, len(tasks), times
+
+
+def simulate(
+    work: float, tasks: int, times: list[float], built: float, workers: int, rng: random.Random
+) -> tuple[int, float]:
+    """(units, makespan) of a count of `tasks` tasks like `times` on `workers` workers."""
+    units = min(tasks, unit_count(work, workers, _Dask.cost))
+    mean, spread = statistics.fmean(times), statistics.pstdev(times)
+    free = [built] * workers
+    heapq.heapify(free)
+    end = 0.0
+    for k in range(units):
+        size = tasks // units + (1 if k < tasks % units else 0)
+        if size <= 64:
+            took = sum(rng.choice(times) for _ in range(size))
+        else:
+            took = max(0.0, rng.gauss(size * mean, spread * math.sqrt(size)))
+        start = max(heapq.heappop(free), k * SCHEDULER_COST)
+        finish = start + took + ENGINE_COST
+        end = max(end, finish)
+        heapq.heappush(free, finish)
+    return units, end
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="*", type=int, default=[20, 22])
+    parser.add_argument("--budget", type=float, default=20.0, help="seconds of sampling per n")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    measured = {}
+    for n in args.n:
+        built, tasks, times = sample(n, args.budget, rng)
+        work = statistics.fmean(times) * tasks
+        error = statistics.stdev(times) / math.sqrt(len(times)) * tasks
+        measured[n] = (built, tasks, times, work)
+        print(
+            f"n = {n}: table {built:.2f} s, {tasks:,} tasks, {len(times):,} timed: "
+            f"W = {work:,.0f} s +- {error:,.0f} (one core here)",
+            file=sys.stderr,
+        )
+    if 20 in measured and 22 in measured:
+        built, tasks, times, work = measured[22]
+        growth = work / measured[20][3]
+        measured[24] = (built * 4, tasks, [t * growth for t in times], work * growth)
+    print("| n | W (core-s) | workers | units | makespan | efficiency | engine overhead |")
+    print("|---|---|---|---|---|---|---|")
+    for n, (built, tasks, times, work) in sorted(measured.items()):
+        for workers in WORKERS:
+            units, makespan = simulate(work, tasks, times, built, workers, rng)
+            mark = " (extrapolated)" if n == 24 else ""
+            print(
+                f"| {n}{mark} | {work:,.0f} | {workers:,} | {units:,} | {makespan:,.1f} s | "
+                f"{work / (workers * makespan):.3f} | {units * ENGINE_COST / work:.2%} |"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
