@@ -353,3 +353,14 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
         ("core", 9),
     ]
     assert data["dropped"][0]["reason"].startswith("the run was interrupted")
+
+
+def test_bench_writes_into_a_folder_of_its_own_by_default(tmp_path):
+    result = bench("--max-n", "5", "--budget", "0.05", "--only", "core", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == [benchmark.OUT_DIR]
+    written = {p.name for p in (tmp_path / benchmark.OUT_DIR).iterdir()}
+    assert {benchmark.MARKDOWN_NAME, benchmark.JSON_NAME} <= written
+    # a run refused before it starts makes no folder
+    assert bench("--max-n", "99", cwd=tmp_path / benchmark.OUT_DIR).returncode == 2
+    assert not (tmp_path / benchmark.OUT_DIR / benchmark.OUT_DIR).exists()

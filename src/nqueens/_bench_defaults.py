@@ -13,6 +13,9 @@ MAX_RUNS = 1000
 MIN_RUNS = 3
 SLOW_RUN = 1.0  # seconds: a run this long is repeated MIN_RUNS times only
 
+OUT_DIR = "nqueens-bench"
+"""Where ``nqueens bench`` writes its report without --out (a folder of its own,
+made if missing, not the working directory)."""
 MARKDOWN_NAME = "nqueens-bench.md"
 JSON_NAME = "nqueens-bench.json"
 PLOT_NAME = "nqueens-bench.png"

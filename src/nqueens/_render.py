@@ -17,7 +17,7 @@ SVG_MAX_SIZE = 65536
 def render(placement: Sequence[int], style: str = "queens") -> str:
     """Draw a placement as text, one line per row, each line ending in a newline.
 
-    Styles, as the seed articles print their boards:
+    Styles, as teaching texts on the problem print their boards:
 
     - "queens" (the default): 'Q' for a queen, '.' for an empty square;
     - "binary": 1 for a queen, 0 elsewhere, separated by spaces;

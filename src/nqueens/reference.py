@@ -1,8 +1,9 @@
 """The classic n-queens solvers, in plain Python: slow, simple, independent.
 
 Each one is a technique that people learn the problem with, written afresh
-from five teaching articles (Chinese blog posts with Java and C/C++ code,
-kept by the project as its seed articles 000 to 004).  They serve as the
+from the ideas of five teaching articles (Chinese blog posts with Java and
+C/C++ code: column arrays, diagonal flags, iterative backtracking,
+permutations, candidate lists, BFS, 2-D and 1-D boards, bitmasks).  They serve as the
 oracle for the fast core, whose bugs a different algorithm will not share,
 and as the pure-Python side of the benchmarks.
 

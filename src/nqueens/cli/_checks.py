@@ -10,6 +10,7 @@ import re
 import sys
 from typing import Any
 
+from .. import _bench_defaults as settings
 from .._checking import columns_of
 from .._clusters import ClusterError, check_dask, check_mpi
 from .._completion import check_completion_n, check_placed
@@ -147,19 +148,20 @@ def bench(args: argparse.Namespace) -> Prepared:
         extra = [o for o in ("only", "skip", "against", "json") if getattr(args, o)]
         if extra or quick or args.out is not None:
             raise ValueError("--compare OLD.json NEW.json times nothing: it takes no other option")
-    if args.out is not None:
-        check_out_dir(args.out, create=True)
     if args.json is not None:
         check_out_file(args.json, "--json")
     yours = [benchmark.load_against(spec) for spec in args.against or []]
     known = [*benchmark.OWN_KEYS, *(impl.key for impl in yours)]
     benchmark.check_names(args.only, known, "--only")
     benchmark.check_names(args.skip, known, "--skip")
+    out = settings.OUT_DIR if args.out is None else args.out
+    if len(compare) < 2:  # last: a folder is made only for a run that will start
+        check_out_dir(out, create=True)
     options = benchmark.Options(
         max_n=max_n,
         budget=budget,
         runs=runs,
-        out_dir="." if args.out is None else args.out,
+        out_dir=out,
         json_path=args.json,
         compare=compare,
         only=args.only,

@@ -337,7 +337,7 @@ def _bench(commands: Any) -> None:
         "--out",
         metavar="DIR",
         help=f"where to write {settings.MARKDOWN_NAME}, {settings.JSON_NAME} and "
-        f"{settings.PLOT_NAME} (default: .; made if missing)",
+        f"{settings.PLOT_NAME} (default: {settings.OUT_DIR}; made if missing)",
     )
     sub.add_argument("--json", metavar="FILE", help="also write the JSON report to FILE")
     sub.add_argument(
