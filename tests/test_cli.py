@@ -179,3 +179,40 @@ def test_ctrl_c_exits_130_with_one_line(args):
     assert process.returncode == 130
     # a count this large first says that it will not finish
     assert err.splitlines()[-1] == "nqueens: interrupted" and len(err.splitlines()) <= 2
+
+
+def test_shell_completion_scripts_cover_every_command(tmp_path):
+    pytest.importorskip("shtab", reason="the [completion] extra is missing")
+    for shell in ("bash", "zsh", "tcsh"):
+        result = subprocess.run(
+            [sys.executable, "-m", "nqueens", "--print-completion", shell],
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        for word in ("count", "estimate", "solve", "construct", "random", "verify", "bench"):
+            assert word in result.stdout, (shell, word)
+        if shell != "tcsh":  # (shtab's tcsh script completes the commands only)
+            assert "--journal" in result.stdout and "--units" in result.stdout
+    script = tmp_path / "nqueens.bash"
+    script.write_text(
+        subprocess.run(
+            [sys.executable, "-m", "nqueens", "--print-completion", "bash"],
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
+    if shutil.which("bash"):
+        assert subprocess.run(["bash", "-n", str(script)]).returncode == 0  # it parses
+
+
+def test_shell_completion_without_the_extra_says_which(monkeypatch, capsys):
+    from nqueens import cli
+
+    monkeypatch.setitem(sys.modules, "shtab", None)
+    assert cli.main(["--print-completion", "bash"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "nqueens: --print-completion needs the [completion] extra: "
+        "pip install 'nqueens-count[completion]'"
+    ]

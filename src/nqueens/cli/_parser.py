@@ -9,7 +9,7 @@ from .. import _bench_defaults as settings
 from .._clusters import MPI_LAUNCH
 from .._executors import VERIFY_DEFAULT
 from .._render import STYLES
-from .._version import __version__
+from .._version import DISTRIBUTION, __version__
 from ..reference import SOLVERS
 from . import _checks as checks
 from . import _commands as run
@@ -49,6 +49,27 @@ EXAMPLES = {
 """Each subcommand's examples, as its help shows them (each one is tested to parse)."""
 
 
+SHELLS = ("bash", "zsh", "tcsh")
+
+
+class _Completion(argparse.Action):
+    """--print-completion SHELL: the shell's completion script for the whole command
+    line, made by shtab from this parser (the [completion] extra)."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option: Any = None
+    ) -> None:
+        try:
+            import shtab
+        except ImportError:
+            raise UsageError(
+                f"{parser.prog}: --print-completion needs the [completion] extra: "
+                f"pip install '{DISTRIBUTION}[completion]'"
+            ) from None
+        print(shtab.complete(parser, shell=values), end="")
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the whole command line."""
     parser = _Parser(
@@ -56,6 +77,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Count, list, construct and check solutions of the n-queens problem.",
     )
     parser.add_argument("--version", action="version", version=f"nqueens {__version__}")
+    parser.add_argument(
+        "--print-completion",
+        choices=SHELLS,
+        action=_Completion,
+        metavar="SHELL",
+        help="print the completion script for SHELL (bash, zsh or tcsh) and exit; e.g. "
+        "nqueens --print-completion bash > ~/.local/share/bash-completion/completions/nqueens "
+        "(needs the [completion] extra)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in (_count, _estimate, _solve, _construct, _random, _verify, _solvers, _bench):
         add(commands)
