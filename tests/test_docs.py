@@ -85,6 +85,39 @@ def test_readme_python_blocks_run(index, tmp_path, monkeypatch):
     exec(compile(block, f"README[{index}]", "exec"), {"__name__": "__main__"})
 
 
+NOTEBOOKS = sorted((README.parent / "docs" / "examples").glob("*.ipynb"))
+
+
+@pytest.mark.skipif(not NOTEBOOKS, reason="the example notebooks are not beside the tests")
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_example_notebooks_run(path, monkeypatch, tmp_path, capsys):
+    # each code cell in turn, in one namespace, as a kernel would; a cell's last
+    # expression is what the notebook shows: its rich form must be there too
+    import ast
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "__main__"}
+    shown = []
+    for cell in json.loads(path.read_text())["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        tree = ast.parse("".join(cell["source"]))
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, path.name, "exec"), namespace)
+        if last is not None:
+            shown.append(eval(compile(ast.Expression(last.value), path.name, "eval"), namespace))
+    assert any(hasattr(value, "_repr_svg_") for value in shown)  # a board, drawn
+    estimates = [value for value in shown if isinstance(value, nqueens.Estimate)]
+    assert estimates
+
+    class Printer:  # IPython's pretty printer, as far as _repr_pretty_ uses it
+        text = shown.append
+
+    estimates[0]._repr_pretty_(Printer, False)
+    assert shown[-1].startswith("N = 17: about")
+
+
 def test_version_and_implementation():
     assert nqueens.__version__.count(".") == 2
     assert nqueens.IMPLEMENTATION in ("cython", "python")

@@ -23,7 +23,7 @@ import random
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 from . import _assembly, _select
 from ._counting import TASKS_PER_WORKER
@@ -43,7 +43,8 @@ class Estimate(NamedTuple):
     """What estimate() found: expected solutions and seconds, each with its standard
     error (from the spread of the probes), and how many probes it took.
 
-    ``str()`` gives the sentence ``nqueens estimate`` prints."""
+    ``str()`` gives the sentence ``nqueens estimate`` prints, and so does a notebook
+    (IPython's ``_repr_pretty_``)."""
 
     n: int
     solutions: float
@@ -55,6 +56,10 @@ class Estimate(NamedTuple):
     paced: bool  # the time is from the core's pace on whole runs (else the probes' own)
     exact: bool = False  # every task was counted whole: no error at all
     unique: bool = False
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # IPython and Jupyter show the sentence, not the raw fields
+        printer.text(str(self))
 
     def __str__(self) -> str:
         threads = f"{self.threads} thread{'s' if self.threads > 1 else ''}"

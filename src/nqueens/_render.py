@@ -66,8 +66,21 @@ def _lines(columns: list[int], style: str) -> Iterator[str]:
             yield " ".join(mark if c == queen else "0" for c in range(n))
 
 
-def to_svg(placement: Sequence[int], size: int = 400) -> str:
+class SVG(str):
+    """An SVG document: a str like any other, that Jupyter and IPython show as
+    the picture it draws (``_repr_svg_``)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+def to_svg(placement: Sequence[int], size: int = 400) -> SVG:
     """Draw a placement as a standalone SVG chessboard, `size` pixels square.
+
+    The result is a str (an ``SVG``, which a notebook shows as the board
+    itself); write it to a .svg file, or embed it in HTML.
 
     The drawing is in board units (a square is 1 by 1, a queen sits at the
     integers of its row and column), scaled to the size by the viewBox, so
@@ -81,6 +94,8 @@ def to_svg(placement: Sequence[int], size: int = 400) -> str:
     >>> svg = to_svg((1, 3, 0, 2), size=200)
     >>> svg.startswith("<svg") and svg.count('<use href="#queen"') == 4
     True
+    >>> svg._repr_svg_() == svg  # what a notebook shows
+    True
     """
     size = as_int(size, "size")
     if not 16 <= size <= SVG_MAX_SIZE:
@@ -93,7 +108,7 @@ def to_svg(placement: Sequence[int], size: int = 400) -> str:
     queens = "".join(
         f'<use href="#queen" x="{c}" y="{r}" width="1" height="1"/>' for r, c in enumerate(columns)
     )
-    return (
+    return SVG(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
         f'viewBox="0 0 {side} {side}">'
         f"<title>{n} queens</title>"
