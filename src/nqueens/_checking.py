@@ -69,6 +69,25 @@ def is_solution(placement: Sequence[int]) -> bool:
     an n x n board: any sequence of ints (tuple, list, array).  Raises
     TypeError for a non-int entry and ValueError for a column off the board.
 
+    Parameters
+    ----------
+    placement
+        A column per row, 0-based: any sequence of ints.
+
+    Returns
+    -------
+    bool
+        True where no two queens attack each other.
+
+    Raises
+    ------
+    TypeError
+        An entry that is not an int.
+    ValueError
+        A column off the board.
+
+    Examples
+    --------
     >>> is_solution((1, 3, 0, 2))
     True
     >>> is_solution([0, 2, 1, 3])

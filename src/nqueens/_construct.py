@@ -34,6 +34,25 @@ def construct(n: int) -> tuple[int, ...]:
     Raises TypeError if n is not an int, ValueError for n = 2 and 3 (which
     have no solution) and for n outside 0..PLACEMENT_MAX_N (10**7).
 
+    Parameters
+    ----------
+    n
+        The board's side, 0, 1 or 4 to PLACEMENT_MAX_N.
+
+    Returns
+    -------
+    tuple[int, ...]
+        A solution, a column per row.
+
+    Raises
+    ------
+    TypeError
+        n is not an int.
+    ValueError
+        n = 2 or 3 (no solution), or n outside 0..PLACEMENT_MAX_N.
+
+    Examples
+    --------
     >>> construct(8)
     (1, 3, 5, 7, 2, 0, 6, 4)
     >>> construct(1)

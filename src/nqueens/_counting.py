@@ -186,13 +186,49 @@ def count(
     search runs in the compiled core without the GIL, and Ctrl-C interrupts
     it within a fraction of a second.
 
-    Raises TypeError for arguments of the wrong type, ValueError if n is
-    outside 0..MAX_N, workers is neither positive, -1, callable nor an engine,
-    verify is not between 0 and 1 or units not positive (or given with
-    threads), and nqueens.JournalError (a ValueError) for a
-    journal of another count, a file that is not a journal or cannot be
-    written, one in use, or one changed or damaged.
+    Parameters
+    ----------
+    n
+        The board's side, 0 to MAX_N.
+    unique
+        Count the symmetry classes instead of the solutions.
+    workers
+        Threads (-1: one per core), or a Dask Client, an executor, a pool or
+        a map-like callable to spread the count over.
+    journal
+        A SQLite file that records each finished subproblem, to resume from.
+    progress
+        A progress bar of subproblems on stderr.
+    depth
+        Rows placed below the border queens in each subproblem.
+    placed
+        Queens already on the board, row -> column, 0-based.
+    verify
+        The share of subproblems that workers beyond this process count twice.
+    units
+        How many units the work is cut into for such workers.
 
+    Returns
+    -------
+    int
+        The number of solutions (or of classes, or of completions).
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong type.
+    ValueError
+        n out of range, workers, verify, units or depth not allowed, placed
+        queens that attack each other or lie off the board.
+    JournalError
+        A journal of another count, in use, damaged or not writable.
+    ExecutorError
+        Workers whose results are refused; BrokenWorkers where they stopped.
+    MemoryError
+        Too little memory for a table the count cannot do without.
+
+    Examples
+    --------
     >>> count(8)
     92
     >>> count(8, unique=True)

@@ -55,6 +55,29 @@ def solutions(
     use ``construct(n)`` (a formula, instant for millions of rows) or
     ``random_solution(n)`` (local search, linear time).
 
+    Parameters
+    ----------
+    n
+        The board's side (up to MAX_N; up to 1000 with placed queens).
+    unique
+        One placement per symmetry class, the smallest of its images.
+    limit
+        Stop after this many placements (None: all).
+    placed
+        Queens already on the board, row -> column, 0-based.
+
+    Returns
+    -------
+    Iterator[tuple[int, ...]]
+        Placements, a column per row, in lexicographic order.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Arguments of the wrong type or out of range, checked at the call.
+
+    Examples
+    --------
     >>> next(solutions(8))
     (0, 4, 7, 5, 2, 6, 1, 3)
     >>> list(solutions(6))

@@ -150,6 +150,31 @@ def estimate(
     solutions are divided by 8 (a class has 8 members but for the very few that
     a symmetry keeps).
 
+    Parameters
+    ----------
+    n
+        The board's side.
+    unique
+        Estimate the symmetry classes instead.
+    workers
+        The threads the count would run on (-1: one per core).
+    budget
+        About how many seconds to spend, up to MAX_BUDGET.
+    seed
+        A seed for the probes, for a repeatable estimate.
+
+    Returns
+    -------
+    Estimate
+        Solutions and seconds, each with its standard error.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Arguments of the wrong type or out of range.
+
+    Examples
+    --------
     >>> estimate(8, budget=0.1).solutions  # every task counted whole: exact
     92.0
     >>> estimate(8, workers=0)

@@ -33,6 +33,25 @@ def random_solution(n: int, *, seed: int | None = None) -> tuple[int, ...]:
     Raises TypeError if n or seed is not an int, ValueError for n = 2 and 3
     (no solution exists) and for n outside 0..PLACEMENT_MAX_N (10**7).
 
+    Parameters
+    ----------
+    n
+        The board's side, 0, 1 or 4 to PLACEMENT_MAX_N.
+    seed
+        The same seed gives the same solution; None draws one.
+
+    Returns
+    -------
+    tuple[int, ...]
+        A solution drawn at random (the same one for the same seed).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As construct() does, and TypeError for a seed that is not an int.
+
+    Examples
+    --------
     >>> p = random_solution(50, seed=1)
     >>> len(p), sorted(p) == list(range(50))
     (50, True)

@@ -91,6 +91,25 @@ def to_svg(placement: Sequence[int], size: int = 400) -> SVG:
     refused.  Raises as render() does, and ValueError for a size outside 16
     to SVG_MAX_SIZE pixels or a board over SVG_MAX_N.
 
+    Parameters
+    ----------
+    placement
+        A column per row, 0-based, valid or not.
+    size
+        The picture's side in pixels, 16 to SVG_MAX_SIZE.
+
+    Returns
+    -------
+    SVG
+        The document, a str.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As render() does; a size or a board out of range.
+
+    Examples
+    --------
     >>> svg = to_svg((1, 3, 0, 2), size=200)
     >>> svg.startswith("<svg") and svg.count('<use href="#queen"') == 4
     True

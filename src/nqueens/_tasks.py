@@ -312,6 +312,25 @@ def subproblems(n: int, *, depth: int | None = None) -> list[Task]:
     makes more than MAX_TASKS tasks.  Count one with count_subproblem(),
     anywhere: both kinds are picklable.
 
+    Parameters
+    ----------
+    n
+        The board's side.
+    depth
+        Rows placed below the border queens (None: from n, or quadrant tasks).
+
+    Returns
+    -------
+    list[Subproblem | QuadrantTask]
+        Independent tasks whose weighted counts add up to count(n).
+
+    Raises
+    ------
+    TypeError, ValueError
+        n or depth of the wrong type or out of range, or a split past MAX_TASKS.
+
+    Examples
+    --------
     >>> tasks = subproblems(8, depth=0)
     >>> len(tasks), sum(count_subproblem(t) for t in tasks)
     (78, 92)
@@ -331,6 +350,23 @@ def count_subproblem(task: Task) -> int:
     completion: 0.  A process keeps the quadrant table of the last n it counted
     a QuadrantTask of, for the next ones (a table of placements, never a count).
 
+    Parameters
+    ----------
+    task
+        A Subproblem, a tuple (n, weight, rows, cols), or a QuadrantTask.
+
+    Returns
+    -------
+    int
+        The task's weighted number of completions.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A task that is neither kind, or whose fields are wrong.
+
+    Examples
+    --------
     >>> count_subproblem(Subproblem(6, 1, rows=(0,), cols=(1,)))  # row 0's queen in column 1
     1
     >>> count_subproblem((8, 2, (0,), (0,)))  # twice the 4 solutions with a queen at (0, 0)

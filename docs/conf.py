@@ -1,0 +1,31 @@
+"""Sphinx configuration of the nqueens-count documentation (MyST Markdown pages, the API
+reference from the installed package's docstrings).  Build: sphinx-build -W docs docs/_build."""
+
+from __future__ import annotations
+
+import nqueens
+
+project = "nqueens-count"
+author = "The nqueens developers"
+release = version = nqueens.__version__
+copyright = "2026, the nqueens developers"
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build", "examples"]
+myst_heading_anchors = 3
+
+# the reference: every public name, its signature's types as a Parameters list
+autodoc_typehints = "description"
+autodoc_member_order = "bysource"
+autodoc_default_options = {"members": False}
+napoleon_numpy_docstring = True
+napoleon_google_docstring = False
+
+html_theme = "furo"
+html_title = f"nqueens {version}"
+html_static_path = ["_static"]
