@@ -176,6 +176,7 @@ def test_cli_mpi_outside_an_mpi_launch_says_how():
 
 @pytest.mark.native
 @pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="kill -9 is POSIX")
 def test_a_dask_worker_killed_at_a_random_moment_costs_only_its_units(dask_client):
     import random
     import signal

@@ -177,6 +177,7 @@ def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
 
 
 @pytest.mark.native
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kill -9 is POSIX")
 def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path):
     # one worker kills itself (kill -9) 0.3 s after it starts, mid-count
     path, victim = tmp_path / "count.sqlite", tmp_path / "victim"
