@@ -18,7 +18,7 @@ from ._estimate import Estimate, estimate
 from ._executors import BrokenWorkers, ExecutorError
 from ._journal import JournalError
 from ._random_solution import random_solution
-from ._render import SVG_MAX_N, SVG_MAX_SIZE, render, render_lines, to_svg
+from ._render import SVG, SVG_MAX_N, SVG_MAX_SIZE, Board, render, render_lines, to_svg
 from ._select import CPU, IMPLEMENTATION
 from ._tasks import Subproblem, count_subproblem, subproblems
 from ._validate import MAX_N
@@ -29,8 +29,10 @@ __all__ = [
     "IMPLEMENTATION",
     "MAX_N",
     "PLACEMENT_MAX_N",
+    "SVG",
     "SVG_MAX_N",
     "SVG_MAX_SIZE",
+    "Board",
     "BrokenWorkers",
     "Conflict",
     "Estimate",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ._render import Board
 from ._validate import as_int
 
 PLACEMENT_MAX_N = 10**7
@@ -19,7 +20,7 @@ def check_solvable(n: object) -> int:
     return value
 
 
-def construct(n: int) -> tuple[int, ...]:
+def construct(n: int) -> Board:
     """Return one solution of the n-queens problem for n = 1 and every n >= 4, in O(n).
 
     The explicit construction of Hoffman, Loessi and Moore (Mathematics
@@ -41,8 +42,8 @@ def construct(n: int) -> tuple[int, ...]:
 
     Returns
     -------
-    tuple[int, ...]
-        A solution, a column per row.
+    Board
+        A solution, a column per row: a tuple that shows itself (``str()``, notebooks).
 
     Raises
     ------
@@ -70,4 +71,4 @@ def construct(n: int) -> tuple[int, ...]:
         evens.remove(2)
         evens.append(2)
         odds = [*odds[2:], 1, 3]
-    return tuple(c - 1 for c in evens + odds)
+    return tuple.__new__(Board, (c - 1 for c in evens + odds))  # a solution: no check needed

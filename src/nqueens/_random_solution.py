@@ -6,6 +6,7 @@ import random
 
 from ._construct import check_solvable
 from ._enumerating import solutions
+from ._render import Board
 from ._validate import as_int
 
 # Up to this side the solutions are few enough to list and pick from, which
@@ -16,7 +17,7 @@ _LIST_MAX_N = 10
 _TRIES_PER_ROW = 24
 
 
-def random_solution(n: int, *, seed: int | None = None) -> tuple[int, ...]:
+def random_solution(n: int, *, seed: int | None = None) -> Board:
     """Return a random solution of the n-queens problem, for n = 1 and every n >= 4.
 
     Up to n = 10 all the solutions are listed and one is picked uniformly.
@@ -42,8 +43,8 @@ def random_solution(n: int, *, seed: int | None = None) -> tuple[int, ...]:
 
     Returns
     -------
-    tuple[int, ...]
-        A solution drawn at random (the same one for the same seed).
+    Board
+        A solution drawn at random (the same one for the same seed): a tuple.
 
     Raises
     ------
@@ -63,11 +64,11 @@ def random_solution(n: int, *, seed: int | None = None) -> tuple[int, ...]:
         seed = as_int(seed, "seed")
     rng = random.Random(seed)
     if n <= _LIST_MAX_N:
-        return rng.choice(list(solutions(n)))
+        return tuple.__new__(Board, rng.choice(list(solutions(n))))
     while True:  # a start that gets stuck is abandoned for a fresh one
         found = _min_conflicts(n, rng)
         if found is not None:
-            return found
+            return tuple.__new__(Board, found)  # a solution: no check needed
 
 
 def _min_conflicts(n: int, rng: random.Random) -> tuple[int, ...] | None:

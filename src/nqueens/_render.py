@@ -147,3 +147,41 @@ def to_svg(placement: Sequence[int], size: int = 400) -> SVG:
         f'<rect width="{side}" height="{side}" fill="url(#board)"/>'
         f"{queens}</svg>\n"
     )
+
+
+class Board(tuple):  # type: ignore[type-arg]
+    """A placement (a column per row, 0-based) that shows itself: a tuple like any
+    other, whose ``str()`` is render()'s drawing and which a notebook shows as
+    to_svg()'s picture (``_repr_svg_``, ``_repr_html_``).  construct() and
+    random_solution() return one; wrap any other placement, valid or not.
+
+    >>> board = Board((1, 3, 0, 2))
+    >>> board == (1, 3, 0, 2), board[0], len(board)
+    (True, 1, 4)
+    >>> print(board, end="")
+    .Q..
+    ...Q
+    Q...
+    ..Q.
+    >>> board._repr_svg_().startswith("<svg")
+    True
+    >>> Board((0, 4))
+    Traceback (most recent call last):
+    ...
+    ValueError: placement[1] = 4 is off the board: columns run from 0 to 1
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, placement: Sequence[int]) -> Board:
+        return super().__new__(cls, columns_of(placement))
+
+    def __str__(self) -> str:
+        return render(self)
+
+    def _repr_svg_(self) -> str | None:
+        # (None: no picture, beyond SVG_MAX_N columns)
+        return str(to_svg(self)) if len(self) <= SVG_MAX_N else None
+
+    def _repr_html_(self) -> str:
+        return self._repr_svg_() or f"<pre>{len(self)} queens: too many to draw</pre>"
