@@ -126,3 +126,13 @@ def test_version_and_implementation():
         assert nqueens.CPU == "python"
     else:
         assert nqueens.CPU in nqueens._select.quadrants.cpu_levels()
+
+
+API_PAGE = README.parent / "docs" / "api.rst"
+
+
+@pytest.mark.skipif(not API_PAGE.exists(), reason="docs/ is not beside the tests")
+def test_the_api_reference_names_every_public_name():
+    page = API_PAGE.read_text()
+    missing = [name for name in nqueens.__all__ if f"nqueens.{name}\n" not in page]
+    assert missing == []
