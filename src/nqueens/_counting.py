@@ -146,11 +146,13 @@ def count(
     as in SciPy, called in up to 64 batches.  The answer never depends on it.
 
     For all but threads, the work is cut into ``units`` units (default: about
-    a second of work each, from the pace measured here on a few subproblems,
-    and at least 16 per worker where the engine says how many it has: a
-    Dask Client's threads, an executor's workers; else at least 64).  More
-    units balance the workers better and cost more (a Dask unit costs about
-    4 ms); a journal resumes with any units.  Each unit is a run of
+    sqrt(W K / 2c) for W seconds of work, from the pace measured here on a few
+    subproblems, K workers, as the engine says (a Dask Client's threads, an
+    executor's workers; else 16), and c what a unit costs (10 ms on Dask, 2 ms
+    on an executor or a pool), in whole rounds of K, 4 per worker at least:
+    about a second of work a unit at n = 20 on two workers).  More units
+    balance the workers better and cost more; a journal resumes with any
+    units.  Each unit holds whole runs of
     subproblems, and each result says which release of nqueens and which
     core counted it and which subproblems, so results may come back in any
     order.  A result that is missing, repeated, malformed, of another

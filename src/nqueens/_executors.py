@@ -4,8 +4,8 @@ count(n, workers=...) cuts the pending tasks into units (runs of tasks that
 can share the core's table), as many as balance what a unit costs the
 engine against the time a worker may wait at the end (``unit_count``: from
 the pace measured here on a few tasks; about a second of work a unit at
-n = 20 on 2 workers), in whole rounds of the workers where the engine says
-how many it has; each unit holds a like sample of the whole split
+n = 20 on 2 workers), in whole rounds of the workers (16 of them assumed
+where the engine does not say); each unit holds a like sample of the whole split
 (``cut_units``), so that the units take about as long.  The units reach
 the workers by the engine's own submission where it has one: a Dask
 ``Client`` (``Client.map`` and ``as_completed``), a ``concurrent.futures``
