@@ -183,16 +183,24 @@ def test_a_dask_worker_killed_at_a_random_moment_costs_only_its_units(dask_clien
     import threading
 
     rng = random.Random()
+    landed = []  # the kills that came before their count ended
+
+    def kill(pid):
+        os.kill(pid, signal.SIGKILL)
+        landed.append(pid)
+
     for _ in range(5):
         dask_client.wait_for_workers(2, timeout=60)
         pids = list(dask_client.run(os.getpid).values())
-        victim, moment = rng.choice(pids), rng.uniform(0.0, 1.0)
-        killer = threading.Timer(moment, os.kill, (victim, signal.SIGKILL))
+        victim, moment = rng.choice(pids), rng.uniform(0.0, 0.8)
+        killer = threading.Timer(moment, kill, (victim,))
         killer.start()
         try:
             assert nqueens.count(18, workers=dask_client) == A000170[18], moment
         finally:
             killer.cancel()
+            killer.join()
+    assert len(landed) >= 3, f"only {len(landed)} of 5 kills came mid-count"
 
 
 # Dask from the command line
