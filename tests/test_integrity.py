@@ -789,3 +789,28 @@ def test_an_output_folder_in_proc_is_refused_before_any_work(cli):
     result = cli("solve", "6", "--format", "svg", "--out", "/proc")
     assert result.returncode == 2 and "not writable" in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+class Renumbering:
+    """A pool (imap_unordered, and its bound map) that shifts the numbers of its results."""
+
+    def __init__(self, shift):
+        self.shift = shift
+
+    def map(self, func, items):
+        return list(map(func, items))
+
+    def imap_unordered(self, func, items):
+        for position, answer in map(func, items):
+            yield position + self.shift, answer
+
+
+def test_a_pool_that_renumbers_its_results_is_refused(core):
+    from nqueens._executors import _Pool, engine
+
+    assert type(engine(Renumbering(0).map)) is _Pool
+    assert count(12, workers=Renumbering(0).map, depth=1) == A000170[12]  # honest: exact
+    with pytest.raises(ExecutorError, match="not a numbered result"):
+        count(12, workers=Renumbering(10**6).map, depth=1)
+    with pytest.raises(ExecutorError, match=r"other tasks|twice|without a result"):
+        count(12, workers=Renumbering(1).map, depth=1)

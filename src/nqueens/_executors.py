@@ -253,8 +253,15 @@ class _Pool(_Engine):
         items = [(position, payloads[position]) for call in calls for position in call]
         try:
             for answer in self.pool.imap_unordered(count_numbered, items):
-                if not (isinstance(answer, tuple) and len(answer) == 2):
-                    raise ExecutorError(f"workers {self.name} returned {_short(answer)}")
+                if not (
+                    isinstance(answer, tuple)
+                    and len(answer) == 2
+                    and type(answer[0]) is int
+                    and 0 <= answer[0] < len(payloads)
+                ):
+                    raise ExecutorError(
+                        f"workers {self.name} returned {_short(answer)}, not a numbered result"
+                    )
                 yield answer
         except Exception as exc:
             if _is_broken(exc):
