@@ -22,7 +22,7 @@ import nqueens._version
 from nqueens import ExecutorError, JournalError, QuadrantTask, Subproblem, count
 from nqueens._executors import LOCAL_CHECKS, MIN_CHECKS, PACE_TASKS, choose_twice
 from nqueens._journal import Journal
-from nqueens._oeis import A000170
+from nqueens._oeis import A000170, A002562
 
 # the map-likes that lie
 
@@ -814,3 +814,13 @@ def test_a_pool_that_renumbers_its_results_is_refused(core):
         count(12, workers=Renumbering(10**6).map, depth=1)
     with pytest.raises(ExecutorError, match=r"other tasks|twice|without a result"):
         count(12, workers=Renumbering(1).map, depth=1)
+
+
+def test_the_symmetric_counts_are_worked_out_once_per_call(native_core, monkeypatch):
+    from nqueens import _select
+
+    calls = []
+    real = _select.core.count_symmetric
+    monkeypatch.setattr(_select.core, "count_symmetric", lambda n: calls.append(n) or real(n))
+    assert count(12, workers=map, unique=True) == A002562[12]
+    assert calls == [12]  # the check of the total's, and then Burnside's count, alike

@@ -63,10 +63,12 @@ Workers = Union[int, MapLike, Any]
 __all__ = ["BrokenWorkers", "ExecutorError", "count"]
 
 
-def _burnside(n: int, total: int) -> int:
+def _burnside(n: int, total: int, symmetric: _Symmetric | None = None) -> int:
     if n <= 1:
         return 1
-    half_turn, quarter_turn = _select.core.count_symmetric(n)
+    # (the check of the total worked them out already, where it ran)
+    found = symmetric.get() if symmetric is not None else _select.core.count_symmetric(n)
+    half_turn, quarter_turn = found
     classes, rest = divmod(total + int(half_turn) + 2 * int(quarter_turn), 8)
     if rest:  # cannot happen for a right total: refuse to answer rather than round
         raise ArithmeticError(f"inconsistent counts for n = {n}: Burnside's sum is not whole")
@@ -96,16 +98,13 @@ class _Symmetric:
         return self.found[0]  # type: ignore[no-any-return]
 
 
-def _check_total(n: int, total: int, source: str, symmetric: _Symmetric | None = None) -> None:
+def _check_total(n: int, total: int, source: str, symmetric: _Symmetric) -> None:
     """Refuse a total of the whole board that no right count gives: odd (for n >= 2
     every solution has a distinct mirror image), or whose Burnside sum is not a
     multiple of 8."""
     if n <= 1:
         return
-    if symmetric is not None:
-        half_turn, quarter_turn = symmetric.get()
-    else:
-        half_turn, quarter_turn = _select.core.count_symmetric(n)
+    half_turn, quarter_turn = symmetric.get()
     if total % 2 or (total + int(half_turn) + 2 * int(quarter_turn)) % 8:
         raise ExecutorError(
             f"the counts {source} add up to {total:,}, which cannot be the number of solutions "
@@ -277,7 +276,7 @@ def count(
             total = counting.total(book)
         finally:
             book.close()
-    return _burnside(n, total) if unique else total
+    return _burnside(n, total, counting.symmetric) if unique else total
 
 
 def check_verify(verify: object) -> float:
@@ -332,6 +331,7 @@ class _Count:
         self.unique, self.root, self.verify, self.units = unique, root, verify, units
         self.quarter: Any = None  # this call's own quadrant table, shared by its threads
         self.per_thread = threading.local()  # each thread's working memory, for this call only
+        self.symmetric: _Symmetric | None = None  # the check of a total's, where it runs
 
     def _table(self, required: bool) -> bool:
         """Build this call's quadrant table; False (with a warning) where it finds no
@@ -447,6 +447,7 @@ class _Count:
         pending = [i for i in range(len(tasks)) if i not in done]
         checked = self.root is None and (book is not None or not isinstance(self.pool, int))
         symmetric = _Symmetric(self.n) if checked and self.n >= 2 else None
+        self.symmetric = symmetric
         unverified: list[int] = []  # rows of this call not verified: dropped if a check fails
         bar = _progress_bar(len(tasks), len(done)) if self.progress else None
         try:
@@ -459,7 +460,7 @@ class _Count:
                 if bar is not None:
                     bar.update(1)
             total = sum(row.value for row in done.values())
-            if checked:
+            if symmetric is not None:  # (n >= 2: for n <= 1 there is nothing to check)
                 source = f"in {book.path}" if book is not None else f"of workers {_name(self.pool)}"
                 _check_total(self.n, total, source, symmetric)
         except BrokenWorkers:
