@@ -253,9 +253,51 @@ NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
     NQ_SLICE_BODY
 }
 
+/* v4 slices the eight 64-mask blocks of a group at once, a block a lane: word j
+ * of the group's matrix holds masks 8j .. 8j + 7 (which mask a table bit
+ * stands for does not change a count), transposed lane by lane in registers
+ * and the entries built a register at a time */
 NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
 {
-    NQ_SLICE_BODY
+    const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
+    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
+    const __m512i ones = _mm512_set1_epi64(-1);
+    __m512i a[64];
+    for (size_t g = 0; g < groups; g++) {
+        for (int j = 0; j < 64; j++) {
+            const size_t at = g * 64 * NQ_GROUP + (size_t)j * 8;
+            const size_t left = at < size ? size - at : 0;
+            const __mmask8 lanes = left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1);
+            a[j] = _mm512_mask_loadu_epi64(ones, lanes, (const void *)(stored + (left ? at : 0)));
+        }
+        /* bit c of a[r] becomes bit r of a[c], in each lane */
+        uint64_t m = 0xFFFFFFFF00000000ULL;
+        for (int j = 32; j; j >>= 1, m ^= m >> j) {
+            const __m128i shift = _mm_cvtsi32_si128(j);
+            const __m512i keep = _mm512_set1_epi64((long long)(m >> j));
+            for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+                const __m512i t = _mm512_and_si512(
+                    _mm512_xor_si512(_mm512_srl_epi64(a[k], shift), a[k | j]), keep);
+                a[k] = _mm512_xor_si512(a[k], _mm512_sll_epi64(t, shift));
+                a[k | j] = _mm512_xor_si512(a[k | j], t);
+            }
+        }
+        uint64_t *base = tables + g * stride;
+        for (int c = 0; c < chunks; c++) {
+            uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;
+            __m512i slice[NQ_CHUNK];
+            for (int i = 0; i < NQ_CHUNK; i++) {
+                const int b = c * NQ_CHUNK + i;
+                slice[i] = b < bits ? _mm512_xor_si512(a[b], ones) : ones;
+            }
+            _mm512_store_si512((void *)entry, ones);
+            for (int v = 1; v < 32; v++) {
+                const __m512i from = _mm512_load_si512((const void *)(entry + (v & (v - 1)) * NQ_GROUP));
+                _mm512_store_si512((void *)(entry + v * NQ_GROUP),
+                                   _mm512_and_si512(from, slice[nq_ctz64((unsigned)v)]));
+            }
+        }
+    }
 }
 
 /* v4 keeps eight lanes at once: the lanes kept are compressed in a register
