@@ -10,7 +10,6 @@ with one line that says what to do, raised before any counting.
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -66,7 +65,7 @@ def dask_client(address: str) -> Iterator[Any]:
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=":0",  # any free port: another cluster may hold 8787
-                silence_logs=logging.ERROR,
+                silence_logs=40,  # logging.ERROR: logging is not imported for it
             )
             client = distributed.Client(cluster)
         else:

@@ -17,12 +17,11 @@ solution of n >= 2 is its own mirror image).
 from __future__ import annotations
 
 import os
-import random
 import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _assembly, _executors, _select, _version
 from ._completion import check_placed
@@ -45,6 +44,9 @@ from ._tasks import (
 )
 from ._validate import as_int, check_bool, check_n, check_workers
 
+if TYPE_CHECKING:
+    import random
+
 # Cut the search into at least this many tasks per thread, so that the
 # threads finish together however uneven the tasks are.
 TASKS_PER_WORKER = 64
@@ -61,6 +63,13 @@ MapLike = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 Workers = Union[int, MapLike, Any]
 
 __all__ = ["BrokenWorkers", "ExecutorError", "count"]
+
+
+def _rng() -> random.Random:
+    # the sampling of executor checks; random is imported by counts on executors only
+    import random
+
+    return random.Random()
 
 
 def _burnside(n: int, total: int, symmetric: _Symmetric | None = None) -> int:
@@ -488,9 +497,7 @@ class _Count:
             local = None  # nothing to check or measure here: no table either
         elif tasks and isinstance(tasks[0], _assembly.QuadrantTask) and not self._here():
             local = None  # no table here: every check goes through the executor
-        yield from _executors.results(
-            pool, tasks, pending, self.verify, local, random.Random(), self.units
-        )
+        yield from _executors.results(pool, tasks, pending, self.verify, local, _rng(), self.units)
 
     def _check_resumed(self, tasks: Sequence[Task], done: dict[int, Row], book: Journal) -> None:
         """Count again here a few rows that another release or core recorded;
@@ -501,7 +508,7 @@ class _Count:
             return
         if isinstance(tasks[0], _assembly.QuadrantTask) and not self._table(True):
             return  # cannot happen: required=True raises instead
-        rng = random.Random()
+        rng = _rng()
         for index in rng.sample(foreign, min(len(foreign), _RESUME_CHECKS)):
             value = self.count_run([tasks[index]], bytearray(1))[0]
             row = done[index]

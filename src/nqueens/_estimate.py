@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from . import _assembly, _select
 from ._counting import TASKS_PER_WORKER
 from ._tasks import Fields, Subproblem, count_run, free_columns, quadrants_apply, runs, split
 from ._validate import as_int, check_bool, check_n, check_workers
+
+if TYPE_CHECKING:
+    import random
 
 # a probe stops placing queens when this many rows are left for the core
 _LEAF_ROWS = 11
@@ -194,6 +196,8 @@ def estimate(
     tasks = _tasks_of(n, threads)
     if not tasks:  # no border has a queen on each side: no solution
         return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0, False, True, unique)
+    import random  # here: importing nqueens stays quick
+
     rng = random.Random(seed)
     core = _select.core
     tables = core.Tables()

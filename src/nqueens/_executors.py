@@ -46,16 +46,18 @@ kept.
 
 from __future__ import annotations
 
-import concurrent.futures
 import math
-import random
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _select, _version
 from ._assembly import QuadrantTask
 from ._tasks import Task, as_task, count_run, runs, task_bound
+
+if TYPE_CHECKING:
+    import random
 
 # A plain map-like is called at most this many times per count (each call's
 # results are journalled before the next is read) and each call holds at
@@ -168,7 +170,10 @@ class _Engine:
 def _is_broken(exc: BaseException) -> bool:
     # a pool whose process died, or a Dask task whose workers kept dying
     names = {cls.__name__ for cls in type(exc).__mro__}
-    return isinstance(exc, concurrent.futures.BrokenExecutor) or "KilledWorker" in names
+    futures = sys.modules.get("concurrent.futures")  # loaded: it made the executor
+    return (futures is not None and isinstance(exc, futures.BrokenExecutor)) or (
+        "KilledWorker" in names
+    )
 
 
 class _Futures(_Engine):
@@ -191,6 +196,8 @@ class _Futures(_Engine):
                 for call in calls:
                     for position in call:
                         flight[self.executor.submit(count_unit, payloads[position])] = position
+                import concurrent.futures  # imported by whoever made the executor
+
                 for future in concurrent.futures.as_completed(list(flight)):
                     position = flight.pop(future)
                     yield position, future.result()
@@ -339,7 +346,9 @@ def engine(workers: Any) -> _Engine:
         kind = type(target)
         if kind.__name__ == "Client" and kind.__module__.split(".")[0] == "distributed":
             return _Dask(target, name)
-        if isinstance(target, concurrent.futures.Executor) or is_engine(target):
+        # concurrent.futures is imported here only if the caller made an executor
+        futures = sys.modules.get("concurrent.futures")
+        if (futures is not None and isinstance(target, futures.Executor)) or is_engine(target):
             return _Futures(target, name)
         if callable(getattr(target, "imap_unordered", None)):
             return _Pool(target, name)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from ._construct import check_solvable
 from ._enumerating import solutions
 from ._render import Board
 from ._validate import as_int
+
+if TYPE_CHECKING:
+    import random
 
 # Up to this side the solutions are few enough to list and pick from, which
 # makes every solution equally likely.
@@ -62,6 +65,8 @@ def random_solution(n: int, *, seed: int | None = None) -> Board:
     n = check_solvable(n)
     if seed is not None:
         seed = as_int(seed, "seed")
+    import random  # here: importing nqueens stays quick
+
     rng = random.Random(seed)
     if n <= _LIST_MAX_N:
         return tuple.__new__(Board, rng.choice(list(solutions(n))))

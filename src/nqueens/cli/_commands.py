@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import itertools
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -50,6 +49,8 @@ def _formatter(args: argparse.Namespace) -> Callable[[Placement], Iterable[str]]
     # board of a million rows needs memory for one row, not for n**2 squares
     shift = 1 if args.one_based else 0
     if args.format in ("json", "jsonl"):
+        import json  # here: a count starts without it
+
         return lambda p: (json.dumps([c + shift for c in p]) + "\n",)
     if args.format == "csv":
         return lambda p: (",".join(str(c + shift) for c in p) + "\n",)
