@@ -248,9 +248,61 @@ NQ_TARGET_V3 static size_t nq_join_rows_v3(NQ_JOIN_ROWS_ARGS)
     NQ_JOIN_ROWS_BODY(nq_join_v3)
 }
 
+/* v3 slices as v4 does (below), the eight lanes in two AVX2 registers */
 NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
 {
-    NQ_SLICE_BODY
+    const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
+    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
+    const __m256i ones = _mm256_set1_epi64x(-1);
+    __m256i a[64][2];
+    for (size_t g = 0; g < groups; g++) {
+        for (int j = 0; j < 64; j++) {
+            const size_t at = g * 64 * NQ_GROUP + (size_t)j * 8;
+            uint64_t part[8];
+            const uint64_t *from = stored + at;
+            if (at + 8 > size) { /* the tail: masks past the last hold every bit */
+                for (int i = 0; i < 8; i++)
+                    part[i] = at + (size_t)i < size ? stored[at + (size_t)i] : ~(uint64_t)0;
+                from = part;
+            }
+            a[j][0] = _mm256_loadu_si256((const void *)from);
+            a[j][1] = _mm256_loadu_si256((const void *)(from + 4));
+        }
+        uint64_t m = 0xFFFFFFFF00000000ULL;
+        for (int j = 32; j; j >>= 1, m ^= m >> j) {
+            const __m128i shift = _mm_cvtsi32_si128(j);
+            const __m256i keep = _mm256_set1_epi64x((long long)(m >> j));
+            for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+                for (int h = 0; h < 2; h++) {
+                    const __m256i t = _mm256_and_si256(
+                        _mm256_xor_si256(_mm256_srl_epi64(a[k][h], shift), a[k | j][h]), keep);
+                    a[k][h] = _mm256_xor_si256(a[k][h], _mm256_sll_epi64(t, shift));
+                    a[k | j][h] = _mm256_xor_si256(a[k | j][h], t);
+                }
+            }
+        }
+        uint64_t *base = tables + g * stride;
+        for (int c = 0; c < chunks; c++) {
+            uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;
+            __m256i slice[NQ_CHUNK][2];
+            for (int i = 0; i < NQ_CHUNK; i++) {
+                const int b = c * NQ_CHUNK + i;
+                for (int h = 0; h < 2; h++)
+                    slice[i][h] = b < bits ? _mm256_xor_si256(a[b][h], ones) : ones;
+            }
+            _mm256_store_si256((void *)entry, ones);
+            _mm256_store_si256((void *)(entry + 4), ones);
+            for (int v = 1; v < 32; v++) {
+                const uint64_t *prior = entry + (v & (v - 1)) * NQ_GROUP;
+                const int bit = nq_ctz64((unsigned)v);
+                for (int h = 0; h < 2; h++)
+                    _mm256_store_si256(
+                        (void *)(entry + v * NQ_GROUP + 4 * h),
+                        _mm256_and_si256(_mm256_load_si256((const void *)(prior + 4 * h)),
+                                         slice[bit][h]));
+            }
+        }
+    }
 }
 
 /* v4 slices the eight 64-mask blocks of a group at once, a block a lane: word j
