@@ -91,31 +91,47 @@ cdef struct _Table:
     bint stopped
 
 
+cdef inline void _leaf(_Table *t, uint32_t key, uint32_t d1, uint32_t d2,
+                       bint fill) noexcept nogil:
+    if fill:
+        t.entry[t.start[key]] = d1 | (<uint64_t>d2 << 32)
+    t.start[key] += 1
+
+
 cdef void _walk(_Table *t, int row, uint32_t rows, uint32_t cols, uint32_t d1,
                 uint32_t d2, bint fill) noexcept nogil:
+    # from the last row up: the placements below a node of depth d then share
+    # the top d bits of their keys, (rows << h) | cols, and stay in one part of
+    # the table; row 0, the last, makes its placements here (no call each)
     cdef int h = t.h
-    cdef uint32_t key, free, b1, b2
+    cdef uint32_t free, b1, b2
     cdef int c
-    if row < _POLL_ROWS:
+    if row >= h - _POLL_ROWS:
         if t.stop[0]:
             t.stopped = True
         if t.stopped:
             return
-    if row == h:
-        key = (rows << h) | cols
-        if fill:
-            t.entry[t.start[key]] = d1 | (<uint64_t>d2 << 32)
-        t.start[key] += 1
+    # the columns free of queens and of the d1 diagonals (bit row + c)
+    free = ((<uint32_t>1 << h) - 1) & ~cols & ~(d1 >> row)
+    if row == 0:
+        _leaf(t, (rows << h) | cols, d1, d2, fill)  # the row stays empty
+        rows = (rows | 1) << h
+        while free:
+            c = nq_ctz64(free)
+            free &= free - 1
+            b2 = <uint32_t>1 << (h - 1 - c)
+            if not d2 & b2:
+                _leaf(t, rows | cols | (<uint32_t>1 << c), d1 | (<uint32_t>1 << c), d2 | b2,
+                      fill)
         return
-    _walk(t, row + 1, rows, cols, d1, d2, fill)  # the row stays empty
-    free = ((<uint32_t>1 << h) - 1) & ~cols
+    _walk(t, row - 1, rows, cols, d1, d2, fill)  # the row stays empty
     while free:
         c = nq_ctz64(free)
         free &= free - 1
         b1 = <uint32_t>1 << (row + c)
         b2 = <uint32_t>1 << (row - c + h - 1)
-        if not (d1 & b1) and not (d2 & b2):
-            _walk(t, row + 1, rows | (<uint32_t>1 << row), cols | (<uint32_t>1 << c),
+        if not d2 & b2:
+            _walk(t, row - 1, rows | (<uint32_t>1 << row), cols | (<uint32_t>1 << c),
                   d1 | b1, d2 | b2, fill)
 
 
@@ -128,7 +144,7 @@ cdef bint _build(_Table *t, int h) noexcept nogil:
     t.start = <uint32_t *>calloc(keys + 1, sizeof(uint32_t))
     if t.start == NULL:
         return False
-    _walk(t, 0, 0, 0, 0, 0, False)  # count each key's placements
+    _walk(t, h - 1, 0, 0, 0, 0, False)  # count each key's placements
     if t.stopped:
         return False
     for k in range(keys):
@@ -141,7 +157,7 @@ cdef bint _build(_Table *t, int h) noexcept nogil:
     t.entry = <uint64_t *>malloc((total + 1) * sizeof(uint64_t))
     if t.entry == NULL:
         return False
-    _walk(t, 0, 0, 0, 0, 0, True)  # each start[key] ends at the next key's start
+    _walk(t, h - 1, 0, 0, 0, 0, True)  # each start[key] ends at the next key's start
     if t.stopped:
         return False
     for k in range(keys, 0, -1):
