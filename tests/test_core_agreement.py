@@ -55,6 +55,12 @@ def test_twin_and_extension_agree_where_the_table_is_used(native, border_queens)
             )
 
 
+@pytest.mark.parametrize("n", range(17))
+def test_the_symmetric_counts_on_bitmasks_equal_those_on_arrays(native, n):
+    # boards up to 32 take the bitmasks, larger ones the arrays: both must agree
+    assert native.count_symmetric(n) == native.count_symmetric(n, arrays=True)
+
+
 @pytest.mark.parametrize("n", range(2, 16))
 def test_symmetry_classes_are_whole(native, n):
     # Burnside: C2 = R/2 classes of 2 solutions (quarter-turn symmetric),
