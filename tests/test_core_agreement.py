@@ -55,6 +55,22 @@ def test_twin_and_extension_agree_where_the_table_is_used(native, border_queens)
             )
 
 
+@pytest.mark.parametrize("n", [12, 13])
+@pytest.mark.parametrize("unique", [False, True])
+def test_gathered_boards_whose_last_rows_come_from_tables_equal_the_walk(native, n, unique):
+    # from n = 12 some borders leave 9 rows or more and Gathered meets the last of
+    # them from a table (as the count does); the lazy walk is a search of its own
+    gathered = native.Gathered(n, unique)
+    walker = native.Enumerator(n, (), unique, (), ())
+    buffer = bytearray(n * 4096)
+    walked = []
+    while not walker.done:
+        found = walker.fill(buffer, 4096, 1 << 30)
+        walked.extend(tuple(buffer[i * n : (i + 1) * n]) for i in range(found))
+    assert gathered.tuples(0, gathered.size) == walked
+    assert len(walked) == (A002562 if unique else A000170)[n]
+
+
 @pytest.mark.parametrize("n", range(17))
 def test_the_symmetric_counts_on_bitmasks_equal_those_on_arrays(native, n):
     # boards up to 32 take the bitmasks, larger ones the arrays: both must agree

@@ -3,7 +3,8 @@
 # radix-sorted (Gathered).
 
 # Every solution of a board at once, from the same symmetric search as the
-# count: each canonical border's completions, mapped by one symmetry from
+# count, its last rows met from the same tables (their entries also keep
+# their queens' columns): each canonical border's completions, mapped by one symmetry from
 # each coset of the border's stabiliser (so each solution comes once),
 # packed into 64-bit keys whose order is the lexicographic order, then
 # sorted.  For unique=True a completion is kept only if no symmetry that
@@ -83,19 +84,38 @@ cdef void _gathered(_Gather *g) noexcept nogil:
     _keep(g, least)
 
 
+cdef void _gather_matches(_Gather *g, const _Upper *u, uint64_t avail, uint64_t ld,
+                          uint64_t rd) noexcept nogil:
+    # the table's placements that complete the search here (as _matches counts
+    # them), each written into g.p and kept
+    cdef unsigned int k = _bucket(u, avail), i
+    cdef uint64_t key = (ld & _LOW32) | rd << 32 | u.seed, columns
+    cdef int j
+    for i in range(u.start[k], u.start[k + 1]):
+        if u.entry[i] & key == 0:
+            columns = u.entry_columns[i]
+            for j in range(u.rows):
+                g.p[u.row_of[j]] = (columns >> (4 * j)) & 15
+            _gathered(g)
+
+
 cdef void _gather(_Gather *g, const _Level *lv, const int *row,
                   int levels_left, uint64_t avail, uint64_t ld,
-                  uint64_t rd) noexcept nogil:
-    # the counting search, writing each queen into g.p; levels_left >= 2
+                  uint64_t rd, const _Upper *u) noexcept nogil:
+    # the counting search, writing each queen into g.p, its last levels met
+    # from the table u as the count meets them; levels_left >= 2
     cdef uint64_t free = avail & ~(ld | rd | lv.blocked), bit, last
     cdef uint64_t s = lv.shift
+    if lv == u.boundary:
+        _gather_matches(g, u, avail, ld, rd)
+        return
     while free:
         bit = free & (0 - free)
         free ^= bit
         g.p[row[0]] = nq_ctz64(bit)
         if levels_left > 2:
             _gather(g, lv + 1, row + 1, levels_left - 1, avail ^ bit,
-                    (ld | bit) << s, (rd | bit) >> s)
+                    (ld | bit) << s, (rd | bit) >> s, u)
             continue
         # the last level: its one column holds a queen or the branch fails
         last = avail ^ bit
@@ -137,10 +157,13 @@ cdef void _radix_sort(uint64_t *keys, uint64_t *spare, size_t size,
 
 
 cdef void _gather_all(_Gather *g) noexcept nogil:
-    cdef int m = g.n - 1, i, j
+    cdef int m = g.n - 1, i, j, upper
     cdef uint64_t keys[8]
     cdef _Borders it
     cdef _Preset b
+    cdef _Upper u
+    memset(&u, 0, sizeof(_Upper))
+    u.with_columns = True
     _first_border(&it, g.n)
     while _next_border(&it) and not g.failed:
         g.images = g.fixing = 0
@@ -167,7 +190,11 @@ cdef void _gather_all(_Gather *g) noexcept nogil:
                 g.p[b.row[0]] = nq_ctz64(b.avail)
                 _gathered(g)
         else:
-            _gather(g, b.level, b.row, b.levels, b.avail, 0, 0)
+            upper = min(_upper_rows(&b), b.levels)
+            if upper == 0 or not _meet(&u, &b, g.n, it.rows, it.cols, it.k, upper):
+                u.boundary = NULL  # searched to the end
+            _gather(g, b.level, b.row, b.levels, b.avail, 0, 0, &u)
+    _release_upper(&u)
 
 
 cdef class Gathered:

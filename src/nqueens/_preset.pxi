@@ -106,8 +106,13 @@ cdef struct _Upper:
     uint64_t allowed
     _Level level[_MAX_N]
     int distance[_MAX_N]  # from the first row
+    int row_of[_MAX_N]  # the board's row of each level
     uint64_t *entry
     unsigned int *start
+    # for Gathered: each entry's queens too, the column of level i in bits 4i..4i+3
+    bint with_columns
+    uint64_t *entry_columns
+    uint64_t *listed_columns
     unsigned int squeeze[3][256]  # columns to bucket, a byte at a time
     unsigned int rank[64]  # one column's bit in a bucket number
     # while the table is listed: each entry with its bucket
@@ -132,7 +137,9 @@ cdef void _release_upper(_Upper *u) noexcept nogil:
     release(u.start)
     release(u.listed)
     release(u.bucket)
-    u.entry = u.listed = NULL
+    release(u.entry_columns)
+    release(u.listed_columns)
+    u.entry = u.listed = u.entry_columns = u.listed_columns = NULL
     u.start = u.bucket = NULL
     u.room = u.entry_room = u.start_room = 0
     u.built = u.too_big = False
@@ -150,12 +157,18 @@ cdef bint _grow_upper(_Upper *u) noexcept nogil:
     cdef uint64_t *listed = <uint64_t *>realloc(u.listed,
                                                 room * sizeof(uint64_t))
     cdef unsigned int *bucket
+    cdef uint64_t *columns = NULL
     if listed != NULL:
         u.listed = listed
     bucket = <unsigned int *>realloc(u.bucket, room * sizeof(unsigned int))
     if bucket != NULL:
         u.bucket = bucket
-    if listed == NULL or bucket == NULL or room == u.room:
+    if u.with_columns:
+        columns = <uint64_t *>realloc(u.listed_columns, room * sizeof(uint64_t))
+        if columns != NULL:
+            u.listed_columns = columns
+    if (listed == NULL or bucket == NULL or (u.with_columns and columns == NULL)
+            or room == u.room):
         u.failed = True
         return False
     u.room = room
@@ -169,10 +182,11 @@ cdef inline uint64_t _seen(uint64_t bit, int d) noexcept nogil:
 
 
 cdef void _list_upper(_Upper *u, int i, uint64_t cols, unsigned int bucket,
-                      uint64_t ld, uint64_t rd, uint64_t seen) noexcept nogil:
+                      uint64_t ld, uint64_t rd, uint64_t seen,
+                      uint64_t columns) noexcept nogil:
     # every placement of the table's levels i, i+1, ... below the queens so
-    # far: cols, in bucket numbering too, ld and rd as in the search, and
-    # seen, what they attack in the first row
+    # far: cols, in bucket numbering too, ld and rd as in the search, seen,
+    # what they attack in the first row, and their columns (with_columns)
     cdef const _Level *lv = &u.level[i]
     cdef uint64_t free = u.allowed & ~(cols | ld | rd | lv.blocked), bit
     cdef uint64_t s = lv.shift
@@ -186,13 +200,16 @@ cdef void _list_upper(_Upper *u, int i, uint64_t cols, unsigned int bucket,
                 return
             u.listed[u.size] = seen | _seen(bit, d)
             u.bucket[u.size] = bucket | u.rank[nq_ctz64(bit)]
+            if u.with_columns:
+                u.listed_columns[u.size] = columns | (<uint64_t>nq_ctz64(bit)) << (4 * i)
             u.size += 1
         return
     while free:
         bit = free & (0 - free)
         free ^= bit
         _list_upper(u, i + 1, cols | bit, bucket | u.rank[nq_ctz64(bit)],
-                    (ld | bit) << s, (rd | bit) >> s, seen | _seen(bit, d))
+                    (ld | bit) << s, (rd | bit) >> s, seen | _seen(bit, d),
+                    columns | (<uint64_t>nq_ctz64(bit)) << (4 * i))
 
 
 cdef bint _build_upper(_Upper *u) noexcept nogil:
@@ -217,6 +234,7 @@ cdef bint _build_upper(_Upper *u) noexcept nogil:
             if u.placed[j] != _NO_QUEEN:
                 mask |= _attacked(u.n, r, j, u.placed[j])
         u.distance[i] = u.first_row - r
+        u.row_of[i] = r
         u.level[i].blocked = mask
         u.level[i].shift = 0
         if i > 0:
@@ -246,14 +264,18 @@ cdef bint _build_upper(_Upper *u) noexcept nogil:
         u.start_room = buckets + 1
     else:
         memset(u.start, 0, (buckets + 1) * sizeof(unsigned int))
-    _list_upper(u, 0, 0, 0, 0, 0, 0)
+    _list_upper(u, 0, 0, 0, 0, 0, 0, 0)
     if u.failed:
         _release_upper(u)
         return False
     if u.entry_room < u.size + 1:
         release(u.entry)
+        release(u.entry_columns)
+        u.entry_columns = NULL
         u.entry = <uint64_t *>realloc(NULL, (u.size + 1) * sizeof(uint64_t))
-        if u.entry == NULL:
+        if u.with_columns and u.entry != NULL:
+            u.entry_columns = <uint64_t *>realloc(NULL, (u.size + 1) * sizeof(uint64_t))
+        if u.entry == NULL or (u.with_columns and u.entry_columns == NULL):
             _release_upper(u)
             return False
         u.entry_room = u.size + 1
@@ -265,6 +287,8 @@ cdef bint _build_upper(_Upper *u) noexcept nogil:
     for e in range(u.size):
         k = u.bucket[e]
         u.entry[u.start[k]] = u.listed[e]
+        if u.with_columns:
+            u.entry_columns[u.start[k]] = u.listed_columns[e]
         u.start[k] += 1
     for k in range(buckets, 0, -1):
         u.start[k] = u.start[k - 1]
