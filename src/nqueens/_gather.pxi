@@ -236,7 +236,6 @@ cdef class Gathered:
         """Placements start to stop - 1 as a list of tuples."""
         cdef Py_ssize_t i, size = stop - start
         cdef int r, n = self.n
-        cdef uint64_t key
         cdef list found
         cdef PyObject *placement
         cdef PyObject *digit[16]
@@ -246,14 +245,9 @@ cdef class Gathered:
         for r in range(16):
             digit[r] = <PyObject *>_DIGITS[r]
         for i in range(size):
-            key = self.keys[start + i]
-            placement = _tuple_new(n)
+            placement = nq_placement(n, digit, self.keys[start + i])
             if placement == NULL:
                 raise MemoryError
-            for r in range(n - 1, -1, -1):
-                _incref(digit[key & 15])
-                _tuple_set(placement, r, digit[key & 15])
-                key >>= 4
             # a tuple of ints can hold no cycle: the collector need not
             # follow it (CPython itself untracks such tuples when it meets them)
             PyObject_GC_UnTrack(placement)
