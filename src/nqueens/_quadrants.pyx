@@ -272,6 +272,12 @@ cdef bint _reserve(_Buf *b, size_t room) noexcept nogil:
     return True
 
 
+cdef bint _reserve_placed(_Buf *d1, _Buf *d2, _Buf *packed, size_t size) noexcept nogil:
+    # room for `size` placements, and the words past them that nq_place may write
+    return (_reserve(d1, size + _SLACK) and _reserve(d2, size + _SLACK)
+            and _reserve(packed, size + _SLACK))
+
+
 cdef struct _Lines:
     # a buffer whose data starts on a cache line (the bit-sliced tables: a group's
     # entry of 64 bytes is then one line, however the heap lays it out)
@@ -407,8 +413,7 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint
         if (sub & cols) == sub and _popcount32(sub) == k:
             key = (rows << t.h) | sub
             size += t.start[key + 1] - t.start[key]
-    if not (_reserve(&c.d1, size + _SLACK) and _reserve(&c.d2, size + _SLACK)
-            and _reserve(&c.packed, size + _SLACK)):
+    if not _reserve_placed(&c.d1, &c.d2, &c.packed, size):
         return False
     size = 0
     for sub in range(subsets):
@@ -477,8 +482,7 @@ cdef bint _build_memo(const _Table *t, const _Geo *g, _Work *w,
             cols = <uint32_t>key & low
             if not (rows & ~free_rows) and not (cols & ~free_cols):
                 need += t.start[key + 1] - t.start[key]
-        if not (_reserve(&m.d1, need + _SLACK) and _reserve(&m.d2, need + _SLACK)
-                and _reserve(&m.packed, need + _SLACK)):
+        if not _reserve_placed(&m.d1, &m.d2, &m.packed, need):
             return False
         k = 0
         for key in range(keys):
