@@ -138,6 +138,30 @@ def test_core_and_twin_count_every_task_alike(n):
             ) == _quadrants_py.count_rows(twin_quarter, twin_job, first, end, stop)
 
 
+@pytest.mark.native
+@pytest.mark.parametrize("n", [14, 15, 16, 17])
+def test_a_scratch_that_keeps_a_jobs_north_placements_counts_as_one_that_does_not(n):
+    # from 1024 row sets in one call the core keeps the job's north placements in
+    # the Scratch for the calls after it; short calls on a fresh Scratch each place
+    # them row set by row set: every job, and a Scratch moved from job to job, agree
+    quarter = _quadrants.Quarter(n)
+    stop = bytearray(1)
+    kept = _quadrants.Scratch(quarter)
+    jobs = [core_job(_quadrants, n, j) for j in _assembly.jobs(n)]
+    assert max(job.row_sets for job in jobs) >= 1024  # the memo is made
+    for job in jobs[:6]:
+        size = job.row_sets
+        whole = _quadrants.count_rows(quarter, job, 0, size, stop, kept)
+        again = _quadrants.count_rows(quarter, job, 0, min(size, 300), stop, kept)
+        step = 511
+        parts = sum(
+            _quadrants.count_rows(quarter, job, a, min(size, a + step), stop)
+            for a in range(0, size, step)
+        )
+        assert whole == parts
+        assert again == _quadrants.count_rows(quarter, job, 0, min(size, 300), stop)
+
+
 @pytest.mark.parametrize("n", range(4, 12))
 def test_both_cores_count_every_board_exactly(quadrants, n):
     assert count_by_quadrants(quadrants, n) == A000170[n]

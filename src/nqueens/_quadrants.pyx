@@ -73,6 +73,7 @@ cdef enum:
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows
     _SLACK = 8  # words past the last one kept that nq_place may write
+    _MEMO_FROM = 1024  # row sets in one call from which the memo is made at once
     _MEMO_MAX_H = 8  # quadrants up to this side keep a job's north placements (below;
     # at h = 9 they took 38 MB more at n = 18 and gained nothing measurable there, 4% at 19)
 
@@ -996,6 +997,7 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
     cdef uint64_t total = 0, one, rank
     cdef uint32_t chosen, low, ripple
     cdef int failed = 0
+    cdef bint repeat
     if stop is None or stop.shape[0] < 1:
         raise ValueError("stop must hold at least one byte")
     if job.n != n:
@@ -1012,17 +1014,22 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
     w = &scratch.w
     scratch.busy = True  # nothing below raises: it is cleared after the loop
     with nogil:
-        if not (scratch.has_last and _same_job(&scratch.last, &job.job)):
+        repeat = scratch.has_last and _same_job(&scratch.last, &job.job)
+        if not repeat:
             w.south[0].valid = False  # another job's south quadrants
             w.south[1].valid = False
             w.memo_ready = False
             _spread_columns(w, 0, job.job.west)
             _spread_columns(w, 1, job.job.east)
-            if g.h <= _MEMO_MAX_H and not _build_memo(&quarter.t, &g, w, &job.job):
-                failed = 1
-                hi = lo  # nothing counted: the MemoryError below
             scratch.last = job.job
             scratch.has_last = True
+        # the job's north placements, where they pay: a call of many row sets makes
+        # them for the calls of the same job after it (a few row sets, as the pace
+        # of estimate() counts from random jobs, would pay for all of them)
+        if (not w.memo_ready and g.h <= _MEMO_MAX_H and hi - lo >= _MEMO_FROM
+                and not _build_memo(&quarter.t, &g, w, &job.job)):
+            failed = 1
+            hi = lo  # nothing counted: the MemoryError below
         if lo < hi:
             chosen = _unrank(lo, m, k)
             rank = lo
