@@ -1,7 +1,12 @@
-"""A Dask cluster on a real network: a scheduler and two workers, each in a network
-namespace of its own, joined to this one by veth pairs on a bridge.  The count is
-exact, and stays exact when one worker's link goes down mid-count (its units are
-counted again on the other once the scheduler gives it up).
+"""Clusters on a real network: hosts in network namespaces of their own, joined to
+this one by veth pairs on a bridge.
+- Dask: a scheduler and two workers; the count is exact, and stays exact when one
+  worker's link goes down mid-count (its units are counted again on the other once
+  the scheduler gives it up).
+- MPI: `mpiexec` here starts three ranks on two hosts (through a launcher that runs
+  each host's proxy in its namespace); the count is exact.  MPI gives up no rank: a
+  link cut mid-count stalls the run, which is killed, and the same command resumes
+  from its journal, exact, with nothing counted twice.
 
 Needs root and `ip netns` (Linux): elsewhere the tests skip, loudly; CI runs as
 root and sets NQUEENS_CLUSTER_TESTS=required, which turns a skip into a failure.
@@ -10,6 +15,7 @@ root and sets NQUEENS_CLUSTER_TESTS=required, which turns a skip into a failure.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import random
 import shutil
@@ -81,9 +87,52 @@ class Network:
             )
         )
 
+    def reachable(self, seconds: float = 30) -> None:
+        """Wait until every host reaches this end of the bridge (a new link takes a
+        moment: before, a connection finds no route)."""
+        import socket
+
+        listener = socket.create_server((self.address(1), 0))
+        port = listener.getsockname()[1]
+        probe = f"import socket; socket.create_connection(({self.address(1)!r}, {port}), 1).close()"
+        deadline = time.monotonic() + seconds
+        try:
+            for space, _ in self.hosts.values():
+                while True:
+                    done = subprocess.run(
+                        ["ip", "netns", "exec", space, sys.executable, "-c", probe],
+                        capture_output=True,
+                    )
+                    if done.returncode == 0:
+                        break
+                    assert time.monotonic() < deadline, f"{space} cannot reach the bridge"
+                    time.sleep(0.1)
+        finally:
+            listener.close()
+
     def cut(self, name: str) -> None:
         """The host's link goes down: nothing reaches it, nothing leaves it."""
         ip("link", "set", self.hosts[name][1], "down")
+
+    def mend(self, name: str) -> None:
+        ip("link", "set", self.hosts[name][1], "up")
+
+    def launcher(self, folder: str) -> str:
+        """A script for hydra's rsh launcher: `script ADDRESS COMMAND` runs the
+        command (a shell command, as rsh takes it) in that address's namespace."""
+        cases = "".join(
+            f"  {self.address(k + 2)}) space={space} ;;\n"
+            for k, (space, _) in enumerate(self.hosts.values())
+        )
+        path = os.path.join(folder, "launch.sh")
+        with open(path, "w") as script:
+            script.write(
+                "#!/bin/sh\nhost=$1\nshift\ncase $host in\n"
+                f'{cases}  *) echo "no host $host" >&2; exit 1 ;;\nesac\n'
+                'exec ip netns exec "$space" /bin/sh -c "$*"\n'
+            )
+        os.chmod(path, 0o755)
+        return path
 
     def down(self) -> None:
         for process in self.processes:
@@ -154,3 +203,76 @@ def test_a_dask_cluster_across_namespaces_counts_exactly_and_survives_a_cut(netw
         assert len(client.scheduler_info()["workers"]) == 1  # the cut one was given up
     finally:
         client.close()
+
+
+def test_mpi_across_namespaces_counts_exactly_and_resumes_after_a_cut(network, tmp_path):
+    if importlib.util.find_spec("mpi4py") is None:
+        _cannot("the [mpi] extra is missing")
+    mpiexec = shutil.which("mpiexec", path=os.path.dirname(sys.executable))
+    if mpiexec is None:
+        _cannot("no mpiexec beside this Python (the [mpi] extra installs MPICH's)")
+    network.up(["a", "b"])
+    network.reachable()
+    launch = network.launcher(str(tmp_path))
+    hosts = f"{network.address(2)},{network.address(3)}"
+
+    def command(*args: str) -> list[str]:
+        # rank 0 (the count) and a worker on host a, a worker on host b; the proxies
+        # call back to this end of the bridge; the ranks talk over TCP on eth0 (the
+        # hosts share a kernel: by default MPICH would pass messages in shared memory)
+        return [
+            mpiexec, "-hosts", hosts, "-launcher", "rsh", "-launcher-exec", launch,
+            "-iface", network.bridge, "-genv", "MPIR_CVAR_NOLOCAL", "1", "-genv", "UCX_TLS", "tcp",
+            "-genv", "UCX_NET_DEVICES", "eth0", "-n", "3",
+            sys.executable, "-m", "mpi4py.futures",
+            "-m", "nqueens", "count", *args, "--mpi",
+        ]  # fmt: skip
+
+    done = subprocess.run(command("16"), capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, f"{A000170[16]}\n"), done.stderr
+    journal = str(tmp_path / "j.sqlite")
+    # eight units of about 0.2 s: when the cut comes, host b is inside one of them
+    args = ("18", "--journal", journal, "--units", "8")
+    run = subprocess.Popen(
+        command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not done_rows(journal) and run.poll() is None:  # the count is under way
+        assert time.monotonic() < deadline, "no unit came back in a minute"
+        time.sleep(0.02)
+    moment = random.uniform(0.0, 0.1)
+    time.sleep(moment)
+    network.cut("b")
+    kept, still = done_rows(journal), time.monotonic()
+    while run.poll() is None and time.monotonic() - still < 3:  # host a counts on
+        time.sleep(0.1)
+        if done_rows(journal) != kept:
+            kept, still = done_rows(journal), time.monotonic()
+    finished = run.poll() == 0
+    if run.poll() is None:  # stalled on the cut link: MPI gives up no rank
+        os.killpg(run.pid, 9)
+    out, err = run.communicate()
+    network.mend("b")
+    network.reachable()
+    kept = done_rows(journal)
+    if not finished:
+        assert kept > 0  # what came back before and after the cut is kept
+        again = subprocess.run(command(*args), capture_output=True, text=True, timeout=120)
+        out, err = again.stdout, again.stderr
+        assert again.returncode == 0, err
+        assert done_rows(journal) > kept  # the unit lost with host b, counted now
+    assert out == f"{A000170[18]}\n", (moment, err)
+
+
+def done_rows(journal: str) -> int:
+    """How many subproblems the journal holds (0 before it exists or while it is locked)."""
+    import sqlite3
+
+    if not os.path.exists(journal):
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True)) as db:
+            return int(db.execute("SELECT COUNT(*) FROM done").fetchone()[0])
+    except sqlite3.Error:
+        return 0
