@@ -71,7 +71,7 @@ cdef enum:
     _BUCKET = 512  # stored masks per bucket, at least, where there are cuts
     _CUT_FROM = 4096  # stored masks from which they are cut into buckets
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
-    _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows
+    _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
     _SLACK = 8  # words past the last one kept that nq_place may write
     _MEMO_FROM = 1024  # row sets in one call from which the memo is made at once
     _MEMO_MAX_H = 8  # quadrants up to this side keep a job's north placements (below;
@@ -472,11 +472,12 @@ cdef bint _build_memo(const _Table *t, const _Geo *g, _Work *w,
         else:
             m.mode = BY_CLASS if job.symmetric else ALL
         free_cols = job.east if side else job.west
-        if m.start == NULL:
+        if m.start == NULL:  # (each made once, kept with the Scratch)
             m.start = <uint32_t *>malloc((keys + 1) * sizeof(uint32_t))
+        if m.plain == NULL:
             m.plain = <uint32_t *>malloc(keys * sizeof(uint32_t))
-            if m.start == NULL or m.plain == NULL:
-                return False
+        if m.start == NULL or m.plain == NULL:
+            return False
         need = 0
         for key in range(keys):
             rows = <uint32_t>(key >> h)
