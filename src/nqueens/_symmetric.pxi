@@ -25,18 +25,24 @@ cdef inline void _mark(_Pairs *s, int r, int c, unsigned char on) noexcept nogil
     s.column[r] = c
 
 
+cdef inline bint _quarter_turned(const int *column, int n) noexcept nogil:
+    # whether a placement kept by the half turn is kept by the quarter turn too:
+    # (i, c) -> (c, n-1-i)
+    cdef int i
+    for i in range(n):
+        if column[column[i]] != n - 1 - i:
+            return False
+    return True
+
+
 cdef void _pair_rows(_Pairs *s, int r) noexcept nogil:
-    cdef int n = s.n, c, r2 = n - 1 - r, i
+    cdef int n = s.n, c, r2 = n - 1 - r
     if r > r2 or (r == r2 and _free(s, r, r)):
         # complete (the middle row of an odd board takes the centre)
         s.half_turn += 1
         if r == r2:
             s.column[r] = r
-        for i in range(n):
-            # invariant under the quarter turn: (i, c) -> (c, n-1-i)
-            if s.column[s.column[i]] != n - 1 - i:
-                return
-        s.quarter_turn += 1
+        s.quarter_turn += _quarter_turned(s.column, n)
         return
     if r == r2:
         return
@@ -67,7 +73,7 @@ cdef enum:
 
 
 cdef void _turn_rows(_Turns *s, int r, uint64_t cols, uint64_t d1, uint64_t d2) noexcept nogil:
-    cdef int n = s.n, r2 = n - 1 - r, c, c2, i
+    cdef int n = s.n, r2 = n - 1 - r, c, c2
     cdef uint64_t free, bit, cols1, d11, d21
     if r >= r2:
         if r == r2:  # the middle row of an odd board: its queen is the centre
@@ -75,11 +81,7 @@ cdef void _turn_rows(_Turns *s, int r, uint64_t cols, uint64_t d1, uint64_t d2) 
                 return
             s.column[r] = r
         s.half_turn += 1
-        for i in range(n):
-            # invariant under the quarter turn: (i, c) -> (c, n-1-i)
-            if s.column[s.column[i]] != n - 1 - i:
-                return
-        s.quarter_turn += 1
+        s.quarter_turn += _quarter_turned(s.column, n)
         return
     free = s.full & ~cols & ~(d1 >> r) & ~(d2 >> (n - 1 - r))
     while free:
