@@ -254,6 +254,29 @@ def test_units_are_whole_runs_of_similar_work():
                 assert max(works) <= 1.5 * sum(works) / len(works)
 
 
+def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
+    from nqueens._tasks import QUADRANT_RUN, runs
+
+    for n in (16, 17):
+        tasks = nqueens.subproblems(n)
+        every = list(range(len(tasks)))
+        for pending in (every, every[::3], [i for i in every if i % 10 != 4]):
+            picked = [tasks[i] for i in pending]
+            starts = runs(picked)
+            edges = list(zip(starts, [*starts[1:], len(picked)]))
+            assert starts[0] == 0 and all(a < b for a, b in edges)
+            for a, b in edges:
+                run = picked[a:b]
+                assert len(run) <= QUADRANT_RUN
+                assert all(
+                    (t.n, t.cross, t.first) == (u.n, u.cross, u.end) for u, t in zip(run, run[1:])
+                )
+            for a, b in edges[:-1]:  # a run ends where it must: full, or before a gap
+                last, after = picked[b - 1], picked[b]
+                gap = (after.n, after.cross, after.first) != (last.n, last.cross, last.end)
+                assert gap or b - a == QUADRANT_RUN
+
+
 def test_units_balance_their_cost_against_the_wait_at_the_end():
     from nqueens._executors import ASSUMED_WORKERS, UNITS_PER_WORKER, unit_count
 
@@ -311,7 +334,8 @@ def test_a_late_liar_loses_its_call_and_the_resume_is_exact(core, tmp_path):
         found = list(map(func, items))
         if state["calls"] >= 3:  # wrong from the third call on
             found = [
-                r._replace(counts=tuple(c + r.tasks[0].weight for c in r.counts)) for r in found
+                r._replace(counts=tuple(c + u.tasks[0].weight for c in r.counts))
+                for r, u in zip(found, items)
             ]
         return found
 
@@ -527,6 +551,21 @@ def test_without_memory_here_a_map_likes_results_are_checked_through_it(monkeypa
         pytest.raises(MemoryError),  # this process is the map's worker too
     ):
         count(16, workers=map)
+
+
+@pytest.mark.native
+def test_without_memory_here_an_executors_first_round_is_checked_through_it(monkeypatch):
+    def no_memory(n, stop=None):
+        raise MemoryError("no memory for the quadrant table")
+
+    # the first round goes out before this process builds its table: without one,
+    # it is checked, as the rest, through the workers (who keep their own tables)
+    with ProcessPoolExecutor(2) as pool:
+        assert count(16, workers=pool) == A000170[16]
+        monkeypatch.setattr(nqueens._select.quadrants, "Quarter", no_memory)
+        monkeypatch.setattr(nqueens._assembly, "_process_quarter", None)
+        with pytest.warns(RuntimeWarning, match="checked through the workers only"):
+            assert count(16, workers=pool) == A000170[16]
 
 
 @pytest.mark.native

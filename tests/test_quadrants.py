@@ -160,6 +160,24 @@ def test_a_scratch_that_keeps_a_jobs_north_placements_counts_as_one_that_does_no
         )
         assert whole == parts
         assert again == _quadrants.count_rows(quarter, job, 0, min(size, 300), stop)
+        # short calls that say how many they are (a unit's tasks) make it too
+        told = _quadrants.Scratch(quarter)
+        planned = sum(
+            _quadrants.count_rows(quarter, job, a, min(size, a + 7), stop, told, size)
+            for a in range(0, size, 7)
+        )
+        assert planned == whole
+
+
+def test_planned_is_checked_alike_and_changes_no_count(quadrants):
+    quarter = quadrants.Quarter(8)
+    job = core_job(quadrants, 8, _assembly.jobs(8)[0])
+    for planned in (0, 1, 10**6, 2**64 - 1):
+        assert quadrants.count_rows(quarter, job, 0, 70, bytearray(1), None, planned) == 92
+    with pytest.raises(OverflowError):
+        quadrants.count_rows(quarter, job, 0, 70, bytearray(1), None, -1)
+    with pytest.raises(TypeError):
+        quadrants.count_rows(quarter, job, 0, 70, bytearray(1), None, 2.5)
 
 
 @pytest.mark.parametrize("n", range(4, 12))

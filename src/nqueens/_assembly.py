@@ -282,10 +282,8 @@ def count_run(
         while end < len(run) and run[end].n == n:
             end += 1
         table = quarter if quarter is not None and quarter.n == n else process_quarter(n)
-        all_jobs = _jobs(n)
-        for task in run[first:end]:
-            task_range = [RowSets(task.cross, task.first, task.end)]
-            found.extend(count_tasks(table, all_jobs, task_range, stop, home))
+        ranges = [RowSets(task.cross, task.first, task.end) for task in run[first:end]]
+        found.extend(count_tasks(table, _jobs(n), ranges, stop, home))
         first = end
     return found
 
@@ -298,19 +296,24 @@ def count_tasks(
     per_thread: threading.local,
 ) -> list[int]:
     """The weighted counts of some tasks, in the calling thread (the core drops the
-    GIL), with this thread's working memory for this quarter, kept in `per_thread`."""
+    GIL), with this thread's working memory for this quarter, kept in `per_thread`.
+    The core is told how many row sets of each job the tasks hold, so that tasks
+    of a unit keep the job's north placements as one long task does."""
     core = _select.quadrants
     scratch = getattr(per_thread, "scratch", None)
     if scratch is None or scratch.quarter is not quarter:
         scratch = per_thread.scratch = core.Scratch(quarter)
     found = []
     made: dict[int, Any] = {}  # the core's checked form of each job, made once
+    planned: dict[int, int] = {}
+    for t in run:
+        planned[t.job] = planned.get(t.job, 0) + t.end - t.first
     for t in run:
         j = all_jobs[t.job]
         if t.job not in made:
             made[t.job] = core.Job(
                 quarter.n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric
             )
-        value = core.count_rows(quarter, made[t.job], t.first, t.end, stop, scratch)
+        value = core.count_rows(quarter, made[t.job], t.first, t.end, stop, scratch, planned[t.job])
         found.append(j.weight * value)
     return found

@@ -53,6 +53,7 @@ def count_rows(
     end: int,
     stop: bytes | bytearray,
     scratch: Scratch | None = None,
+    planned: int = 0,
 ) -> int: ...
 def packed_halves(
     quarter: Quarter,

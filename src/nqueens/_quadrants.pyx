@@ -985,15 +985,18 @@ cdef bint _same_job(const _Job *a, const _Job *b) noexcept nogil:
 
 
 def count_rows(Quarter quarter not None, Job job not None, first, end,
-               const unsigned char[::1] stop, Scratch scratch=None):
+               const unsigned char[::1] stop, Scratch scratch=None, planned=0):
     """The weighted count of the row sets ranked first..end-1 (colex order) of
     `job` (of the quarter's n); `scratch`, this thread's Scratch of this
     quarter, or None for a new one (one in use by another thread is refused
-    with a RuntimeError)."""
+    with a RuntimeError).  `planned`: how many row sets of this job the caller
+    means to count with this scratch in calls like this one (a unit's tasks): a
+    core may keep work for them in the scratch (it counts the same either way)."""
     cdef _Geo g
     cdef _Work *w
     cdef int n = quarter.n
     cdef uint64_t lo = PyNumber_Index(first), hi = PyNumber_Index(end)
+    cdef uint64_t plan = PyNumber_Index(planned)
     cdef int m = job.m, k = job.k
     cdef uint64_t total = 0, one, rank
     cdef uint32_t chosen, low, ripple
@@ -1024,10 +1027,12 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
             _spread_columns(w, 1, job.job.east)
             scratch.last = job.job
             scratch.has_last = True
-        # the job's north placements, where they pay: a call of many row sets makes
-        # them for the calls of the same job after it (a few row sets, as the pace
-        # of estimate() counts from random jobs, would pay for all of them)
-        if (not w.memo_ready and g.h <= _MEMO_MAX_H and hi - lo >= _MEMO_FROM
+        # the job's north placements, where they pay: a call of many row sets (or
+        # one of a plan of many: `planned`) makes them for the calls of the same
+        # job after it (a few row sets, as the pace of estimate() counts from
+        # random jobs, would pay for all of them)
+        if (not w.memo_ready and g.h <= _MEMO_MAX_H
+                and (hi - lo >= _MEMO_FROM or plan >= _MEMO_FROM)
                 and not _build_memo(&quarter.t, &g, w, &job.job)):
             failed = 1
             hi = lo  # nothing counted: the MemoryError below

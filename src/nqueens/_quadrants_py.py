@@ -383,16 +383,27 @@ class Scratch:
 
 
 def count_rows(
-    quarter: Quarter, job: Job, first: Any, end: Any, stop: Any, scratch: Scratch | None = None
+    quarter: Quarter,
+    job: Job,
+    first: Any,
+    end: Any,
+    stop: Any,
+    scratch: Scratch | None = None,
+    planned: Any = 0,
 ) -> int:
     """The weighted count of the row sets ranked first..end-1 (colex order) of
     `job` (of the quarter's n); `scratch`, this thread's Scratch of this
     quarter, or None for a new one (one in use by another thread is refused
-    with a RuntimeError)."""
+    with a RuntimeError).  `planned`: how many row sets of this job the caller
+    means to count with this scratch in calls like this one (a unit's tasks): a
+    core may keep work for them in the scratch (it counts the same either way)."""
+    # (the compiled core keeps the job's north placements where they are many;
+    # the twin keeps nothing)
     _check_quarter(quarter)
     if not isinstance(job, Job):
         raise TypeError(f"job must be a Job, not {type(job).__name__}")
     lo, hi = _uint64(first), _uint64(end)
+    _uint64(planned)
     if stop is None or len(memoryview(stop)) < 1:
         raise ValueError("stop must hold at least one byte")
     if job.n != quarter.n:
