@@ -489,9 +489,10 @@ class _Layout:
     a first round (a unit a worker, cut as for the fewest units) goes out before
     anything else: this process's table and the pace then cost the workers no
     waiting.  The rest of the tasks, a like sample of the split, is cut by the
-    pace.  The plan is whole once calls() has given its second call (its first
-    without a first round); every engine with a size takes all its calls before
-    it hands on a result, and the others (a map-like) get no first round."""
+    pace, its last round in units of half the size.  The plan is whole once
+    calls() has given its second call (its first without a first round); every
+    engine with a size takes all its calls before it hands on a result, and the
+    others (a map-like) get no first round."""
 
     def __init__(
         self,
@@ -528,6 +529,9 @@ class _Layout:
         taken = {i for unit in first for i in unit}
         rest = [i for i in pending if i not in taken]
         cut = first + (cut_units(tasks, rest, max(1, units - len(first))) if rest else [])
+        if self.units is None and size and len(cut) >= 3 * size:
+            # the last round in halves: the workers end closer together
+            cut[-size:] = [half for unit in cut[-size:] for half in cut_units(tasks, unit, 2)]
         self.twice = choose_twice(pending, self.here, self.verify, self.local is not None, self.rng)
         calls = max(1, min(BATCHES, len(cut) // PER_CALL))
         laid = plan(tasks, cut, self.twice, calls, self.rng, len(first))
