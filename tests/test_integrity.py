@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import random
 import signal
 import sqlite3
 import subprocess
@@ -275,6 +276,28 @@ def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
                 last, after = picked[b - 1], picked[b]
                 gap = (after.n, after.cross, after.first) != (last.n, last.cross, last.end)
                 assert gap or b - a == QUADRANT_RUN
+
+
+def test_a_sized_engine_gets_a_first_round_then_units_by_the_pace_the_last_in_halves():
+    from nqueens._executors import UNITS_PER_WORKER, _Engine, _Layout, work_of
+
+    class Two(_Engine):
+        size = 2
+
+    tasks = nqueens.subproblems(16)
+    pending = list(range(len(tasks)))
+    layout = _Layout(Two("two"), tasks, pending, 0.02, lambda u: [0], None, random.Random(3), None)
+    calls = list(layout.calls())
+    laid = layout.laid
+    works = [sum(work_of(tasks[i]) for i in u.indices) for u in laid.payloads]
+    regular = [w for w, again in zip(works, laid.again) if not again]
+    whole = sum(work_of(t) for t in tasks)
+    assert calls[0] == [0, 1]  # the first round: a unit a worker, cut for the fewest
+    assert all(abs(w - whole / (2 * UNITS_PER_WORKER)) < 0.05 * whole for w in regular[:2])
+    assert sum(regular) == whole  # every task once, and the checks besides
+    middle, last = regular[2:-4], regular[-4:]  # the last round's 2 units in 4 halves
+    assert len(middle) >= 2 and max(last) < 0.6 * min(middle)
+    assert all(abs(w - min(middle) / 2) < 0.05 * min(middle) for w in last)
 
 
 def test_units_balance_their_cost_against_the_wait_at_the_end():
