@@ -256,10 +256,10 @@ def test_units_are_whole_runs_of_similar_work():
 
 
 def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
-    from nqueens._tasks import QUADRANT_RUN, runs
+    from nqueens._tasks import QUADRANT_RUN, quadrant_pieces, runs
 
     for n in (16, 17):
-        tasks = nqueens.subproblems(n)
+        tasks = nqueens._assembly.split(n, quadrant_pieces(n))  # (the twin's too)
         every = list(range(len(tasks)))
         for pending in (every, every[::3], [i for i in every if i % 10 != 4]):
             picked = [tasks[i] for i in pending]
@@ -280,11 +280,12 @@ def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
 
 def test_a_sized_engine_gets_a_first_round_then_units_by_the_pace_the_last_in_halves():
     from nqueens._executors import UNITS_PER_WORKER, _Engine, _Layout, work_of
+    from nqueens._tasks import quadrant_pieces
 
     class Two(_Engine):
         size = 2
 
-    tasks = nqueens.subproblems(16)
+    tasks = nqueens._assembly.split(16, quadrant_pieces(16))
     pending = list(range(len(tasks)))
     layout = _Layout(Two("two"), tasks, pending, 0.02, lambda u: [0], None, random.Random(3), None)
     calls = list(layout.calls())
