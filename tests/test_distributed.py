@@ -399,6 +399,34 @@ def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, n, workers,
         signal.signal(signal.SIGINT, previous)
 
 
+def test_a_second_ctrl_c_while_the_threads_stop_still_waits_for_them():
+    from nqueens._parallel import run_tasks
+
+    def slow_to_stop(tasks, stop):
+        while not stop[0]:
+            time.sleep(0.005)
+        time.sleep(0.4)  # a core that sees the flag late (a loaded machine)
+        return [0] * len(tasks)
+
+    def press_twice() -> None:
+        time.sleep(0.1)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.15)  # while the threads are being waited for
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    presser = threading.Thread(target=press_twice)
+    try:
+        presser.start()
+        with pytest.raises(KeyboardInterrupt):
+            list(run_tasks(slow_to_stop, list(range(8)), 2))
+        alive = [t.name for t in threading.enumerate() if t.name.startswith("nqueens-")]
+        presser.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert alive == []  # both presses raised once, after every thread had stopped
+
+
 def interrupted_count(workers, n=40):
     # Ctrl-C after 0.5 s, pressed again every 0.5 s as a user would: a signal
     # that arrives while the interpreter runs a finalizer (a garbage collection

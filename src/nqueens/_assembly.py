@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import threading
@@ -25,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from . import _select
+from ._parallel import wait_for
 from ._validate import as_int, check_n
 
 
@@ -217,25 +217,25 @@ def build(n: int, seconds: float | None = None) -> Any:
     deadline = None if seconds is None else time.monotonic() + seconds
     stop = bytearray(1)
     built: list[Any] = []
+    ended = threading.Event()
 
     def work() -> None:
         try:
             built.append(quadrants.Quarter(n, stop))
         except BaseException as exc:  # handed to the caller below
             built.append(exc)
+        finally:
+            ended.set()
 
     helper = threading.Thread(target=work, name="nqueens-table", daemon=True)
     helper.start()
     try:
-        while helper.is_alive():
-            helper.join(_WAIT_SLICE)
-            if deadline is not None and time.monotonic() > deadline and helper.is_alive():
+        while not ended.wait(_WAIT_SLICE):
+            if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"the quadrant table of n = {n} takes over {seconds} s")
     except BaseException:
         stop[0] = 1
-        while helper.is_alive():  # it stops within moments; a second Ctrl-C waits too
-            with contextlib.suppress(KeyboardInterrupt):
-                helper.join()
+        wait_for([ended])  # it stops within moments; a second Ctrl-C waits too
         raise
     if isinstance(built[0], BaseException):
         raise built[0]

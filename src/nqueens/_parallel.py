@@ -41,7 +41,7 @@ def run_tasks(
     bounds = list(range(len(tasks))) if starts is None else list(starts)
     pending = iter(zip(bounds, [*bounds[1:], len(tasks)]))
 
-    def work() -> None:
+    def work(ended: threading.Event) -> None:
         subtotal = 0
         try:
             while not stop[0]:
@@ -64,10 +64,12 @@ def run_tasks(
             finished.put(exc)
         finally:
             finished.put(None)  # this thread is done
+            ended.set()
 
+    ends = [threading.Event() for _ in range(max(1, min(workers, len(tasks))))]
     threads = [
-        threading.Thread(target=work, name=f"nqueens-{k}", daemon=True)
-        for k in range(max(1, min(workers, len(tasks))))
+        threading.Thread(target=work, args=(ended,), name=f"nqueens-{k}", daemon=True)
+        for k, ended in enumerate(ends)
     ]
     for thread in threads:
         thread.start()
@@ -86,5 +88,31 @@ def run_tasks(
                 yield item
     finally:
         stop[0] = 1
+        # the workers stop within moments: none outlives the call, even through
+        # another Ctrl-C (raised once they are done)
+        pressed = wait_for(ends)
         for thread in threads:
-            thread.join()
+            try:
+                thread.join()  # each has ended its work: a matter of moments
+            except KeyboardInterrupt as exc:
+                pressed = exc
+        if pressed is not None:
+            raise pressed
+
+
+def wait_for(events: Sequence[threading.Event]) -> BaseException | None:
+    """Wait until every event is set, in short slices, through Ctrl-C: the last
+    KeyboardInterrupt pressed meanwhile is returned (None: none), for the caller
+    to raise.  Threads set an event as they end, rather than being waited for
+    with Thread.join(): interrupted, join() in CPython 3.9 to 3.12 can mark a
+    thread that is still running as stopped (the bpo-45274 fix), and then
+    is_alive() says False."""
+    pressed: BaseException | None = None
+    for event in events:
+        while True:
+            try:
+                if event.wait(_WAIT_SLICE):
+                    break
+            except KeyboardInterrupt as exc:
+                pressed = exc
+    return pressed
