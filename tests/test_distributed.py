@@ -19,6 +19,7 @@ import pytest
 import nqueens
 from nqueens import JournalError, Subproblem, count_subproblem, subproblems
 from nqueens._oeis import A000170, A002562
+from nqueens._tasks import QUADRANT_RUN
 
 
 def finished_tasks(path):
@@ -163,6 +164,43 @@ class Submitted(ThreadPoolExecutor):
     def submit(self, fn, *args, **kwargs):
         self.tasks += len(args[0].tasks)
         return super().submit(fn, *args, **kwargs)
+
+
+class Logged(ThreadPoolExecutor):
+    """A thread pool that logs its units (their sizes) among count()'s steps."""
+
+    def __init__(self, workers, log):
+        super().__init__(workers)
+        self.log = log
+
+    def submit(self, fn, *args, **kwargs):
+        self.log.append(("unit", len(args[0].tasks)))
+        return super().submit(fn, *args, **kwargs)
+
+
+@pytest.mark.native
+def test_the_first_round_counts_while_this_process_builds_its_table(monkeypatch):
+    log = []
+    real = nqueens._counting._Count._here
+
+    def here(self):
+        log.append(("table", 0))
+        return real(self)
+
+    monkeypatch.setattr(nqueens._counting._Count, "_here", here)
+    total = len(subproblems(16))
+    with Logged(2, log) as pool:
+        assert nqueens.count(16, workers=pool) == A000170[16]
+        # a unit a worker first, each an eighth of the split (the fewest units, 4 a
+        # worker, in runs of up to QUADRANT_RUN tasks), then the table and the pace
+        assert [kind for kind, _ in log[:3]] == ["unit", "unit", "table"]
+        assert all(abs(size - total / 8) <= QUADRANT_RUN for _, size in log[:2])
+        assert sum(size for kind, size in log if kind == "unit") > total  # and the checks
+        log.clear()
+        # units asked for: no pace, so the table comes first (for the checks)
+        assert nqueens.count(16, workers=pool, units=6) == A000170[16]
+        assert log[0] == ("table", 0)
+        assert [kind for kind, _ in log].count("table") == 1
 
 
 @pytest.mark.native

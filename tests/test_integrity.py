@@ -165,11 +165,15 @@ def test_one_halved_unit_is_caught_by_a_quorum_of_two(core):
 @pytest.mark.parametrize("task_kind", ["quadrants", "borders"])
 def test_a_worker_of_another_release_is_refused_by_name(native_core, task_kind):
     depth = None if task_kind == "quadrants" else 0
-    with (
-        ProcessPoolExecutor(1, initializer=other_release) as pool,
-        pytest.raises(ExecutorError, match=r"nqueens '0\.0\.9', not"),
-    ):
-        count(14, workers=pool.map, depth=depth)
+    pool = ProcessPoolExecutor(1, initializer=other_release)
+    try:
+        with pytest.raises(ExecutorError, match=r"nqueens '0\.0\.9', not"):
+            count(14, workers=pool.map, depth=depth)
+    finally:
+        # not a plain shutdown(): the map's iterator, left at the first result, cancels
+        # its futures, and CPython before 3.10.11 can then wait for ever in shutdown(wait=True)
+        # (python/cpython#94440; it hung this test on 3.9); cancel_futures drops them first
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def test_honest_maps_in_any_order_slow_or_lazy_stay_exact(core):
@@ -215,6 +219,7 @@ def test_verify_counts_the_share_it_says_and_at_least_a_few(core):
 
 
 def test_checks_are_drawn_at_random_with_a_floor():
+    import random
 
     pending = list(range(1000))
     seen = set()
@@ -275,6 +280,29 @@ def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
                 last, after = picked[b - 1], picked[b]
                 gap = (after.n, after.cross, after.first) != (last.n, last.cross, last.end)
                 assert gap or b - a == QUADRANT_RUN
+
+
+def test_a_sized_engine_gets_a_first_round_then_units_by_the_pace_the_last_in_halves():
+    from nqueens._executors import UNITS_PER_WORKER, _Engine, _Layout, work_of
+    from nqueens._tasks import quadrant_pieces
+
+    class Two(_Engine):
+        size = 2
+
+    tasks = nqueens._assembly.split(16, quadrant_pieces(16))
+    pending = list(range(len(tasks)))
+    layout = _Layout(Two("two"), tasks, pending, 0.02, lambda u: [0], None, random.Random(3), None)
+    calls = list(layout.calls())
+    laid = layout.laid
+    works = [sum(work_of(tasks[i]) for i in u.indices) for u in laid.payloads]
+    regular = [w for w, again in zip(works, laid.again) if not again]
+    whole = sum(work_of(t) for t in tasks)
+    assert calls[0] == [0, 1]  # the first round: a unit a worker, cut for the fewest
+    assert all(abs(w - whole / (2 * UNITS_PER_WORKER)) < 0.05 * whole for w in regular[:2])
+    assert sum(regular) == whole  # every task once, and the checks besides
+    middle, last = regular[2:-4], regular[-4:]  # the last round's 2 units in 4 halves
+    assert len(middle) >= 2 and max(last) < 0.6 * min(middle)
+    assert all(abs(w - min(middle) / 2) < 0.05 * min(middle) for w in last)
 
 
 def test_units_balance_their_cost_against_the_wait_at_the_end():
@@ -551,6 +579,21 @@ def test_without_memory_here_a_map_likes_results_are_checked_through_it(monkeypa
         pytest.raises(MemoryError),  # this process is the map's worker too
     ):
         count(16, workers=map)
+
+
+@pytest.mark.native
+def test_without_memory_here_an_executors_first_round_is_checked_through_it(monkeypatch):
+    def no_memory(n, stop=None):
+        raise MemoryError("no memory for the quadrant table")
+
+    # the first round goes out before this process builds its table: without one,
+    # it is checked, as the rest, through the workers (who keep their own tables)
+    with ProcessPoolExecutor(2) as pool:
+        assert count(16, workers=pool) == A000170[16]
+        monkeypatch.setattr(nqueens._select.quadrants, "Quarter", no_memory)
+        monkeypatch.setattr(nqueens._assembly, "_process_quarter", None)
+        with pytest.warns(RuntimeWarning, match="checked through the workers only"):
+            assert count(16, workers=pool) == A000170[16]
 
 
 @pytest.mark.native

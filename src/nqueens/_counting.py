@@ -493,11 +493,14 @@ class _Count:
                 yield Finished(pending[k], value, here, False, _version.__version__)
             return
         local: Callable[[Unit], list[int]] | None = self.local
+        ready: Callable[[], bool] | None = None
         if self.verify == 0 and self.units is not None:
             local = None  # nothing to check or measure here: no table either
-        elif tasks and isinstance(tasks[0], _assembly.QuadrantTask) and not self._here():
-            local = None  # no table here: every check goes through the executor
-        yield from _executors.results(pool, tasks, pending, self.verify, local, _rng(), self.units)
+        elif tasks and isinstance(tasks[0], _assembly.QuadrantTask):
+            ready = self._here  # the table, built while the first units count (False: none)
+        yield from _executors.results(
+            pool, tasks, pending, self.verify, local, _rng(), self.units, ready
+        )
 
     def _check_resumed(self, tasks: Sequence[Task], done: dict[int, Row], book: Journal) -> None:
         """Count again here a few rows that another release or core recorded;

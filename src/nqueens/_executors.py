@@ -6,7 +6,10 @@ engine against the time a worker may wait at the end (``unit_count``: from
 the pace measured here on a few tasks; about a second of work a unit at
 n = 20 on 2 workers), in whole rounds of the workers (16 of them assumed
 where the engine does not say); each unit holds a like sample of the whole split
-(``cut_units``), so that the units take about as long.  The units reach
+(``cut_units``), so that the units take about as long.  Where the engine
+says how many workers it has, a first round of one unit a worker (an
+eighth of the work each on two workers) goes out before the pace, which
+is measured here, in processor time, while they count.  The units reach
 the workers by the engine's own submission where it has one: a Dask
 ``Client`` (``Client.map`` and ``as_completed``), a ``concurrent.futures``
 executor (``submit``, ``as_completed``: a ``ProcessPoolExecutor``, Dask's
@@ -104,7 +107,7 @@ class UnitResult(NamedTuple):
 
     version: str  # the worker's release of nqueens
     core: str  # the core that counted: "cython" or "python"
-    tasks: tuple[Task, ...]  # the tasks it counted, as it read them
+    tasks: tuple[tuple[Any, ...], ...]  # the tasks it counted, as it read them, as tuples
     indices: tuple[int, ...]
     counts: tuple[int, ...]
 
@@ -125,7 +128,10 @@ def count_unit(unit: Unit) -> UnitResult:
     indices, tasks = unit
     checked = tuple(as_task(task) for task in tasks)
     counts = tuple(count_run(checked, bytearray(1)))
-    return UnitResult(_version.__version__, _select.IMPLEMENTATION, checked, tuple(indices), counts)
+    # echoed as plain tuples: what the client compares with what it sent (a task
+    # type's own pickling checks it again on the way back, 2 us a task)
+    echoed = tuple(tuple(task) for task in checked)
+    return UnitResult(_version.__version__, _select.IMPLEMENTATION, echoed, tuple(indices), counts)
 
 
 def count_numbered(item: tuple[int, Unit]) -> tuple[int, UnitResult]:
@@ -145,7 +151,9 @@ def is_engine(workers: object) -> bool:
 
 class _Engine:
     """How units reach the workers: stream() yields (payload position, answer) as
-    answers arrive, for the payloads of every call in `calls`."""
+    answers arrive, for the payloads of every call in `calls`, taken one by one
+    (the next call's payloads are made while the first round counts: an engine
+    with a size takes every call before it hands on an answer)."""
 
     size: int | None = None  # how many workers, where the engine says
     # what a unit costs, in seconds: the engine's own (Dask: 3.7 ms for a no-op) and
@@ -155,7 +163,7 @@ class _Engine:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         raise NotImplementedError
 
     def broken(self, exc: BaseException) -> BrokenWorkers:
@@ -189,7 +197,7 @@ class _Futures(_Engine):
             size = getattr(executor, "_max_workers", None)  # the standard library's pools
         self.size = size if isinstance(size, int) and size > 0 else None
 
-    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         flight: dict[Any, int] = {}
         try:
             try:
@@ -222,14 +230,17 @@ class _Dask(_Engine):
             size = 0
         self.size = size or None
 
-    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         from distributed import as_completed
 
-        order = [position for call in calls for position in call]
-        futures = self.client.map(count_unit, [payloads[p] for p in order], pure=False)
-        flight = {future.key: position for future, position in zip(futures, order)}
+        futures: list[Any] = []
+        flight: dict[Any, int] = {}
         try:
             try:
+                for call in calls:
+                    batch = self.client.map(count_unit, [payloads[p] for p in call], pure=False)
+                    futures.extend(batch)
+                    flight.update((future.key, p) for future, p in zip(batch, call))
                 for future in as_completed(futures):
                     position = flight.pop(future.key)
                     answer = future.result()
@@ -256,7 +267,7 @@ class _Pool(_Engine):
         size = getattr(pool, "_processes", None)  # multiprocessing.Pool
         self.size = size if isinstance(size, int) and size > 0 else None
 
-    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         items = [(position, payloads[position]) for call in calls for position in call]
         try:
             for answer in self.pool.imap_unordered(count_numbered, items):
@@ -284,13 +295,15 @@ class _Map(_Engine):
         super().__init__(name)
         self.func = func
 
-    def stream(self, calls: Sequence[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         flight = None
-        for k in range(len(calls) + 1):
-            upcoming = self._send(calls[k], payloads) if k < len(calls) else None
+        for call in calls:
+            upcoming = self._send(call, payloads)
             if flight is not None:
                 yield from self._take(*flight)
             flight = upcoming
+        if flight is not None:
+            yield from self._take(*flight)
 
     def _send(self, call: Sequence[int], payloads: Sequence[Unit]) -> tuple[dict[int, int], Any]:
         owner = {payloads[p].indices[0]: p for p in call}
@@ -427,12 +440,16 @@ def plan(
     twice: set[int],
     calls: int,
     rng: random.Random,
+    first: int = 0,
 ) -> Plan:
-    """The payloads: the units of `cut` in `calls` calls, and the tasks in `twice`
-    again, in units of their own (about as big) in the call after their own."""
+    """The payloads: the units of `cut` in `calls` calls (the first `first` units in
+    a call of their own before them), and the tasks in `twice` again, in units of
+    their own (about as big) in the call after their own."""
     payloads = [Unit(u, tuple(tasks[i] for i in u)) for u in cut]
     again = [False] * len(payloads)
-    grouped = _calls(len(cut), calls)
+    grouped = [list(range(first))] if first else []
+    if len(cut) > first:
+        grouped += [[p + first for p in call] for call in _calls(len(cut) - first, calls)]
     target = max(1, max((len(u) for u in cut), default=1))
     later: list[list[int]] = [[] for _ in range(len(grouped) + 1)]
     for k, call in enumerate(grouped):
@@ -465,6 +482,100 @@ def choose_twice(
     return set(rng.sample(rest, min(len(rest), remote)))
 
 
+class _Layout:
+    """The plan of one call of results(), made as the engine takes its calls.
+
+    Where the pace is to be measured and the engine says how many workers it has,
+    a first round (a unit a worker, cut as for the fewest units) goes out before
+    anything else: this process's table and the pace then cost the workers no
+    waiting.  The rest of the tasks, a like sample of the split, is cut by the
+    pace, its last round in units of half the size.  The plan is whole once
+    calls() has given its second call (its first without a first round); every
+    engine with a size takes all its calls before it hands on a result, and the
+    others (a map-like) get no first round."""
+
+    def __init__(
+        self,
+        flow: _Engine,
+        tasks: Sequence[Task],
+        pending: list[int],
+        verify: float,
+        local: Callable[[Unit], list[int]] | None,
+        ready: Callable[[], bool] | None,
+        rng: random.Random,
+        units: int | None,
+    ) -> None:
+        self.flow, self.tasks, self.pending, self.verify = flow, tasks, pending, verify
+        self.local, self.ready, self.rng, self.units = local, ready, rng, units
+        self.payloads: list[Unit] = []  # grows as calls() plans
+        self.here: dict[int, int] = {}  # tasks counted here, with their counts
+        self.twice: set[int] = set()  # tasks counted twice through the workers
+        self.laid: Plan | None = None
+
+    def calls(self) -> Iterator[list[int]]:
+        tasks, pending, size = self.tasks, self.pending, self.flow.size
+        first: list[tuple[int, ...]] = []
+        if self.units is None and size and self.local is not None:
+            fewest = cut_units(tasks, pending, unit_count(None, size, self.flow.cost))
+            first = fewest[:size]
+            self.payloads.extend(Unit(u, tuple(tasks[i] for i in u)) for u in first)
+            yield list(range(len(first)))
+        if self.local is not None and self.ready is not None and not self.ready():
+            self.local = None  # no table here: every check goes through the workers
+        seconds = self._pace()
+        units = self.units
+        if units is None:
+            units = unit_count(seconds, size, self.flow.cost)
+        taken = {i for unit in first for i in unit}
+        rest = [i for i in pending if i not in taken]
+        cut = first + (cut_units(tasks, rest, max(1, units - len(first))) if rest else [])
+        if self.units is None and size and len(cut) >= 3 * size:
+            # the last round in halves: the workers end closer together
+            cut[-size:] = [half for unit in cut[-size:] for half in cut_units(tasks, unit, 2)]
+        self.twice = choose_twice(pending, self.here, self.verify, self.local is not None, self.rng)
+        calls = max(1, min(BATCHES, len(cut) // PER_CALL))
+        laid = plan(tasks, cut, self.twice, calls, self.rng, len(first))
+        self.payloads[len(first) :] = laid.payloads[len(first) :]
+        self.laid = laid
+        yield from laid.calls[1:] if first else laid.calls
+
+    def _pace(self) -> float | None:
+        """The seconds of work of the pending tasks on one core here, from a few
+        random tasks counted here (checks too, unless verify is 0); None: not
+        measured."""
+        local, tasks, pending = self.local, self.tasks, self.pending
+        spent = 0.0
+        measured = 0
+        if local is not None and (self.verify > 0 or self.units is None):
+            wanted_here = PACE_TASKS if self.units is None else LOCAL_CHECKS - 1
+            started = time.perf_counter()
+            for index in self.rng.sample(pending, min(len(pending), wanted_here)):
+                begun = _cpu()
+                self.here[index] = local(Unit((index,), (tasks[index],)))[0]
+                spent += _cpu() - begun
+                measured += work_of(tasks[index])
+                if time.perf_counter() - started > PACE_SECONDS:
+                    break
+        if self.verify <= 0:
+            self.here.clear()
+        if not measured:
+            return None
+        return spent / measured * sum(work_of(tasks[i]) for i in pending)
+
+
+_cpu_clock: list[Callable[[], float]] = []
+
+
+def _cpu() -> float:
+    """This thread's processor time, where the clock is fine enough for tasks of a
+    millisecond (the pace is measured while the first units count, on the same
+    cores: wall time would count their share too); else the wall clock."""
+    if not _cpu_clock:
+        fine = time.get_clock_info("thread_time").resolution <= 1e-6
+        _cpu_clock.append(time.thread_time if fine else time.perf_counter)
+    return _cpu_clock[0]()
+
+
 def results(
     pool: Any,
     tasks: Sequence[Task],
@@ -473,40 +584,19 @@ def results(
     local: Callable[[Unit], list[int]] | None,
     rng: random.Random,
     units: int | None = None,
+    ready: Callable[[], bool] | None = None,
 ) -> Iterator[Finished]:
     """Every pending task's count, counted by `pool`, as results arrive: checked,
-    and verified as the module says (`local` counts a unit in this process; None
-    sends every check through the workers)."""
+    and verified as the module says (`local` counts a unit in this process, once
+    `ready` has made that possible (False: it cannot); None sends every check
+    through the workers)."""
     flow = engine(pool)
     name = flow.name
     if not pending:
         return
-    # the pace, on a few random tasks counted here (checks too, unless verify is 0)
-    here: dict[int, int] = {}
-    spent = 0.0
-    measured = 0
-    if local is not None and (verify > 0 or units is None):
-        wanted_here = PACE_TASKS if units is None else LOCAL_CHECKS - 1
-        started = time.perf_counter()
-        for index in rng.sample(pending, min(len(pending), wanted_here)):
-            begun = time.perf_counter()
-            here[index] = local(Unit((index,), (tasks[index],)))[0]
-            spent += time.perf_counter() - begun
-            measured += work_of(tasks[index])
-            if time.perf_counter() - started > PACE_SECONDS:
-                break
-    if verify <= 0:
-        here.clear()
-    if units is None:
-        seconds = None
-        if measured:
-            seconds = spent / measured * sum(work_of(tasks[i]) for i in pending)
-        units = unit_count(seconds, flow.size, flow.cost)
-    cut = cut_units(tasks, pending, units)
-    twice = choose_twice(pending, here, verify, local is not None, rng)
-    calls = max(1, min(BATCHES, len(cut) // PER_CALL))
-    laid = plan(tasks, cut, twice, calls, rng)
-    gate = verify > 0 and local is not None  # closed until a check with a solution agrees
+    layout = _Layout(flow, tasks, pending, verify, local, ready, rng, units)
+    answers = flow.stream(layout.calls(), layout.payloads)
+    gate: bool | None = None  # closed until a check with a solution agrees (set at the first)
     tries = 0
     waiting: list[Finished] = []
     held: dict[int, Finished] = {}  # first counts of tasks counted twice, waiting
@@ -521,7 +611,12 @@ def results(
             )
         return first._replace(verified=True)
 
-    for position, answer in flow.stream(laid.calls, laid.payloads):
+    for position, answer in answers:
+        laid, here, twice, local = layout.laid, layout.here, layout.twice, layout.local
+        if laid is None:  # cannot happen: every engine takes its calls first
+            raise AssertionError("a result came before the plan was whole")
+        if gate is None:
+            gate = verify > 0 and local is not None
         if position in answered:
             raise ExecutorError(f"workers {name} returned the result of a unit twice")
         unit = laid.payloads[position]
@@ -569,7 +664,7 @@ def results(
             yield from waiting
             waiting.clear()
         yield from kept
-    if len(answered) < len(laid.payloads) or held or seconds_first:
+    if layout.laid is None or len(answered) < len(layout.payloads) or held or seconds_first:
         raise ExecutorError(f"workers {name} left some units without a result")
     yield from waiting  # the gate's every check agreed, none with a solution
 
