@@ -10,10 +10,11 @@ are drawn from.  n = 24 is beyond the quadrant core (it goes by borders): its
 row is an extrapolation, W(24) = W(22) * (W(22) / W(20)), with n = 22's tasks'
 distribution scaled to it; say so wherever it is quoted.
 
-The simulation, per n and K (16, 256, 4096 workers):
+The simulation (nqueens._makespan.simulate, which `nqueens estimate N --cluster K`
+runs too), per n and K (16, 256, 4096 workers):
 - the units are what count() makes by default: unit_count(W, K, cost) of them,
   each a deal of about T / units tasks across the split, so a unit's time is
-  the sum of that many draws from the sample (exact up to 64 draws, by the
+  the sum of that many draws from the sample (exact up to 16 draws, by the
   normal law above), plus ENGINE_COST (Dask's measured cost of a unit here);
 - the scheduler hands out one unit every SCHEDULER_COST seconds at most (Dask's
   own guidance: about 1 ms of scheduler time a task), and each worker starts
@@ -26,7 +27,6 @@ overhead (units * ENGINE_COST / W) as a Markdown table.
 from __future__ import annotations
 
 import argparse
-import heapq
 import math
 import random
 import statistics
@@ -34,10 +34,8 @@ import sys
 import time
 
 from nqueens import _assembly, _tasks
-from nqueens._executors import _Dask, unit_count
+from nqueens._makespan import ENGINE_COST, simulate
 
-ENGINE_COST = 0.0037  # s a unit: a no-op mapped over 5,000 items by a 2-worker LocalCluster
-SCHEDULER_COST = 0.001  # s of the scheduler's own time a unit (Dask's guidance)
 WORKERS = (16, 256, 4096)
 
 
@@ -56,28 +54,6 @@ def sample(n: int, budget: float, rng: random.Random) -> tuple[float, int, list[
         _tasks.count_run([task], stop, quarter)
         times.append(time.perf_counter() - begun)
     return built, len(tasks), times
-
-
-def simulate(
-    work: float, tasks: int, times: list[float], built: float, workers: int, rng: random.Random
-) -> tuple[int, float]:
-    """(units, makespan) of a count of `tasks` tasks like `times` on `workers` workers."""
-    units = min(tasks, unit_count(work, workers, _Dask.cost))
-    mean, spread = statistics.fmean(times), statistics.pstdev(times)
-    free = [built] * workers
-    heapq.heapify(free)
-    end = 0.0
-    for k in range(units):
-        size = tasks // units + (1 if k < tasks % units else 0)
-        if size <= 64:
-            took = sum(rng.choice(times) for _ in range(size))
-        else:
-            took = max(0.0, rng.gauss(size * mean, spread * math.sqrt(size)))
-        start = max(heapq.heappop(free), k * SCHEDULER_COST)
-        finish = start + took + ENGINE_COST
-        end = max(end, finish)
-        heapq.heappush(free, finish)
-    return units, end
 
 
 def main(argv: list[str]) -> int:

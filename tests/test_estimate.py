@@ -59,6 +59,10 @@ def test_more_threads_less_time_and_every_call_probes_anew(native_core):
         ({"n": 8, "budget": 10**400}, ValueError, "at most 3600 seconds"),
         ({"n": 8, "unique": "yes"}, TypeError, "unique must be"),
         ({"n": 8, "seed": 1.5}, TypeError, "seed must be an int"),
+        ({"n": 8, "cluster": 0}, ValueError, "cluster must be 1 to 1,000,000 workers"),
+        ({"n": 8, "cluster": 10**6 + 1}, ValueError, "cluster must be 1 to"),
+        ({"n": 8, "cluster": 2.0}, TypeError, "cluster must be an int"),
+        ({"n": 8, "cluster": 4, "workers": 2}, ValueError, "not both"),
     ],
 )
 def test_bad_arguments_are_refused_before_any_work(kwargs, error, message):
@@ -89,9 +93,57 @@ def test_the_command_prints_one_line():
         (["12", "--workers", "0"], "workers must be"),
         (["12", "--budget", "nan"], "--budget must be above 0"),
         (["12", "--budget", "9999"], "--budget must be above 0"),
+        (["12", "--cluster", "0"], "--cluster must be 1 to 1,000,000 workers"),
+        (["12", "--cluster", "4", "--workers", "2"], "not both"),
+        (["12", "--cluster", "many"], "invalid int value"),
     ],
 )
 def test_the_command_refuses_bad_arguments_in_one_line(args, message):
     result = run(*args)
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+# a cluster, simulated
+
+
+def test_a_simulated_cluster_keeps_the_bounds_of_any_schedule():
+    import random
+
+    from nqueens._makespan import ENGINE_COST, SCHEDULER_COST, simulate
+
+    rng = random.Random(7)
+    times = [rng.expovariate(100) for _ in range(500)]  # a skewed sample, as the split's
+    work, pieces, built = 120.0, 20_000, 0.5
+    for workers in (1, 3, 16, 256, 4096):
+        units, makespan = simulate(work, pieces, times, built, workers, rng)
+        assert units % min(workers, units) == 0 or units == pieces
+        # no schedule beats the work spread evenly, nor the scheduler's pace
+        assert makespan >= built + work / workers * 0.95
+        assert makespan >= units * SCHEDULER_COST
+    # one worker does it all, unit after unit: the work, the table and each unit's cost
+    units, makespan = simulate(work, pieces, [0.006], built, 1, rng)
+    assert makespan == pytest.approx(built + work + units * ENGINE_COST, rel=1e-9)
+    # the units never outnumber the subproblems, nor the pieces
+    assert simulate(work, pieces, times, 0.0, 4096, rng, tasks=100)[0] == 100
+    assert simulate(work, 50, times, 0.0, 4096, rng)[0] == 50
+    assert simulate(0.0, pieces, times, built, 16, rng) == (0, 0.0)
+
+
+def test_more_workers_finish_sooner_until_the_units_cost_more_than_the_work(native_core):
+    found = {k: nqueens.estimate(18, cluster=k, budget=0.4, seed=3) for k in (1, 16, 4096)}
+    one, sixteen, many = found[1], found[16], found[4096]
+    for guess in found.values():
+        assert guess.paced and guess.work > 0 and guess.threads == 1
+        assert guess.units >= 4 * min(guess.cluster, 16)  # whole rounds, a few a worker
+    assert one.seconds >= one.work  # one worker: all of it, and the engine's cost besides
+    assert one.work / 16 < sixteen.seconds < one.work / 4
+    assert many.seconds > sixteen.seconds  # n = 18 is too small a count for 4,096 workers
+    assert "on a cluster of 16 workers, each as fast as one core here" in str(sixteen)
+    assert f"{sixteen.units:,} units on Dask" in str(sixteen) and "(simulated; " in str(sixteen)
+
+
+def test_the_command_simulates_a_cluster():
+    result = run("17", "--cluster", "64", "--budget", "0.3", "--seed", "2")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert "on a cluster of 64 workers" in result.stdout and "efficiency" in result.stdout

@@ -58,13 +58,24 @@ class Estimate(NamedTuple):
     paced: bool  # the time is from the core's pace on whole runs (else the probes' own)
     exact: bool = False  # every task was counted whole: no error at all
     unique: bool = False
+    cluster: int = 0  # workers of a cluster the time is simulated for (0: threads here)
+    units: int = 0  # the units count() would cut for that cluster
+    work: float = 0.0  # seconds of one core here for the whole count (a cluster estimate)
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         # IPython and Jupyter show the sentence, not the raw fields
         printer.text(str(self))
 
     def __str__(self) -> str:
-        threads = f"{self.threads} thread{'s' if self.threads > 1 else ''}"
+        where = f"on {self.threads} thread{'s' if self.threads > 1 else ''} here"
+        how = ""
+        if self.cluster:
+            where = (
+                f"on a cluster of {self.cluster:,} worker{'s' if self.cluster > 1 else ''}, each "
+                f"as fast as one core here: {duration_text(self.work)} of work in "
+                f"{self.units:,} units on Dask, {self._efficiency()} efficiency"
+            )
+            how = "simulated; "
         kind = "classes of solutions" if self.unique else "solutions"
         if self.probes and not self.exact and self.solutions == 0:
             found = (
@@ -74,8 +85,8 @@ class Estimate(NamedTuple):
         else:
             found = f"about {significant(self.solutions)} {kind}{self._error()}"
         return (
-            f"N = {self.n}: {found}; the count about {duration_text(self.seconds)} on {threads} "
-            f"here ({self.probes} probes"
+            f"N = {self.n}: {found}; the count about {duration_text(self.seconds)} {where} "
+            f"({how}{self.probes} probes"
             + (
                 ""
                 if self.paced or self.exact
@@ -84,6 +95,11 @@ class Estimate(NamedTuple):
             )
             + ")"
         )
+
+    def _efficiency(self) -> str:
+        if self.seconds <= 0:
+            return "no"
+        return f"{self.work / (self.cluster * self.seconds):.0%}"
 
     def _error(self) -> str:
         if self.exact:
@@ -131,6 +147,7 @@ def estimate(
     workers: int = 1,
     budget: float = 1.0,
     seed: int | None = None,
+    cluster: int | None = None,
 ) -> Estimate:
     """The expected number of solutions of the n-queens problem and the seconds that
     count(n, unique=unique, workers=workers) will take on this machine, found by
@@ -146,7 +163,8 @@ def estimate(
     second, and the time is the estimated solutions at that pace; where no run
     finishes in time, as for n >= 24 or so, it is the probes' own time, which
     overstates: each probe's rows build the core's table alone.  Either is
-    divided over the threads. The errors are
+    divided over the threads, or, with ``cluster=K``, simulated on K workers (see
+    below). The errors are
     one standard error; the true value lies within two of them in about 95 of
     100 estimates. Nothing is cached: each call probes anew. With unique=True the
     solutions are divided by 8 (a class has 8 members but for the very few that
@@ -164,6 +182,13 @@ def estimate(
         About how many seconds to spend, up to MAX_BUDGET.
     seed
         A seed for the probes, for a repeatable estimate.
+    cluster
+        The time on a cluster of this many workers instead, each with one thread
+        and as fast as one core here, counting through a Dask ``Client``: the
+        makespan of list scheduling of the units count() would cut, with Dask's
+        cost of a unit and its scheduler's pace as measured here, each worker
+        starting after its own table (a plan: the network is taken as free).
+        ``units`` and ``work`` (seconds of one core) say what it simulated.
 
     Returns
     -------
@@ -183,6 +208,9 @@ def estimate(
     Traceback (most recent call last):
     ...
     ValueError: workers must be 1 to 1024 threads, -1 (all cores), a map-like or an executor, got 0
+    >>> guess = estimate(18, cluster=16, budget=0.2)
+    >>> guess.cluster, guess.units >= 16, 0 < guess.seconds < guess.work
+    (16, True, True)
     """
     n = check_n(n)
     unique = check_bool(unique, "unique")
@@ -192,10 +220,16 @@ def estimate(
     budget = check_budget(budget)
     if seed is not None:
         seed = as_int(seed, "seed")
+    if cluster is not None:
+        cluster = as_int(cluster, "cluster")
+        if not 1 <= cluster <= MAX_CLUSTER:
+            raise ValueError(f"cluster must be 1 to {MAX_CLUSTER:,} workers, got {cluster}")
+        if threads != 1:
+            raise ValueError("give workers (threads here) or cluster (workers there), not both")
     began = time.perf_counter()
     tasks = _tasks_of(n, threads)
     if not tasks:  # no border has a queen on each side: no solution
-        return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0, False, True, unique)
+        return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0, False, True, unique, cluster or 0)
     import random  # here: importing nqueens stays quick
 
     rng = random.Random(seed)
@@ -239,12 +273,14 @@ def estimate(
         solutions_error = math.inf  # no probe reached a solution: nothing is known
     seconds, seconds_error = _sample_total(times, len(tasks), share)
     paced = False
+    pieces: tuple[float, Sequence[float], int] = (0.0, times, len(tasks))  # the table, a sample
     if quadrants_apply(n):
         # count() goes by quadrant assembly: its own pace on random row sets
         timed = _quadrant_seconds(n, budget, rng)
         paced = timed is not None
         if timed is not None:
-            seconds, seconds_error = timed
+            seconds, seconds_error, build, per_set, population = timed
+            pieces = (build, per_set, population)
     elif isinstance(tasks, list) and solutions > 0:
         # the core's own pace on whole runs (its tables shared as in count()) beats
         # the probes' times, where each leaf builds its table alone
@@ -254,6 +290,24 @@ def estimate(
             seconds, seconds_error = solutions / rate, solutions_error / rate
     if unique:
         solutions, solutions_error = solutions / _SYMMETRIES, solutions_error / _SYMMETRIES
+    if cluster is not None:
+        return _on_cluster(
+            Estimate(
+                n,
+                solutions,
+                solutions_error,
+                seconds,
+                seconds_error,
+                1,
+                len(counts),
+                paced,
+                exact,
+                unique,
+            ),
+            cluster,
+            pieces,
+            rng,
+        )
     return Estimate(
         n,
         solutions,
@@ -270,6 +324,32 @@ def estimate(
 
 MAX_BUDGET = 3600
 """The longest estimate() probes, in seconds."""
+MAX_CLUSTER = 10**6
+"""The most workers estimate(cluster=K) simulates."""
+
+
+def _on_cluster(
+    here: Estimate, cluster: int, pieces: tuple[float, Sequence[float], int], rng: random.Random
+) -> Estimate:
+    # the estimate `here` (one core) turned into the makespan on `cluster` workers
+    from . import _makespan
+    from ._executors import _Dask, unit_count
+    from ._tasks import quadrant_pieces
+
+    build, sample, population = pieces
+    work = here.seconds - build
+    tasks = None  # the subproblems, which cap the units (the pieces where they are subproblems)
+    if quadrants_apply(here.n):
+        tasks = quadrant_pieces(here.n)  # about so many, never fewer (more at n = 20)
+        if unit_count(work, cluster, _Dask.cost) > tasks:
+            tasks = sum(1 for _ in _assembly.tasks(here.n, tasks))
+    units, makespan = _makespan.simulate(work, population, sample, build, cluster, rng, tasks)
+    error = here.seconds_error / here.seconds * makespan if here.seconds > 0 else 0.0
+    return here._replace(
+        seconds=makespan, seconds_error=error, cluster=cluster, units=units, work=work
+    )
+
+
 # more tasks than this are drawn with replacement
 _SHUFFLED_MAX = 10**5
 
@@ -344,8 +424,11 @@ def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float |
     return found / spent if found and spent > 0 else None
 
 
-def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float, float] | None:
-    # the quadrant core's time for all of count(n) on one thread, and its error:
+def _quadrant_seconds(
+    n: int, budget: float, rng: random.Random
+) -> tuple[float, float, float, list[float], int] | None:
+    # the quadrant core's time for all of count(n) on one thread, its error, the
+    # table's part of it, and the sample (seconds a row set, of all of them):
     # runs of consecutive row sets (as count() takes them), from random places,
     # timed for about budget seconds; None if none finished
     began = time.perf_counter()
@@ -379,7 +462,7 @@ def _quadrant_seconds(n: int, budget: float, rng: random.Random) -> tuple[float,
     if not per_set:
         return None
     seconds, error = _sample_total(per_set, population, 0.0)
-    return build + seconds, error
+    return build + seconds, error, build, per_set, population
 
 
 def _sample_total(values: list[float], population: int, share: float) -> tuple[float, float]:

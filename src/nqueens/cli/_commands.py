@@ -161,7 +161,12 @@ def _say_how_long(args: argparse.Namespace) -> None:
 
 def estimate(args: argparse.Namespace) -> int:
     found = _estimate.estimate(
-        args.n, unique=args.unique, workers=args.workers, budget=args.budget, seed=args.seed
+        args.n,
+        unique=args.unique,
+        workers=args.workers,
+        budget=args.budget,
+        seed=args.seed,
+        cluster=args.cluster,
     )
     print(found)
     return 0

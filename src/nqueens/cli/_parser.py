@@ -34,7 +34,11 @@ class _Formatter(argparse.HelpFormatter):
 EXAMPLES = {
     "count": ["nqueens count 16", "nqueens count 14 --unique", "nqueens count 20 --workers 2 "
               "--journal n20.sqlite", "nqueens count 8 --place 0:0"],
-    "estimate": ["nqueens estimate 22", "nqueens estimate 20 --workers 2 --budget 3"],
+    "estimate": [
+        "nqueens estimate 22",
+        "nqueens estimate 20 --workers 2 --budget 3",
+        "nqueens estimate 22 --cluster 256",
+    ],
     "solve": ["nqueens solve 6", "nqueens solve 8 --unique --format csv",
               "nqueens solve 8 --limit 1 --style unicode",
               "nqueens solve 6 --format svg --out boards"],
@@ -255,6 +259,13 @@ def _estimate(commands: Any) -> None:
         help="time to spend probing and pacing (default: 1)",
     )
     sub.add_argument("--seed", type=int, metavar="S", help="for a repeatable estimate")
+    sub.add_argument(
+        "--cluster",
+        type=int,
+        metavar="K",
+        help="the time on K cluster workers instead, each as fast as one core here, by a "
+        "simulation of count's units on Dask (a plan: the network taken as free)",
+    )
     sub.set_defaults(check=checks.estimate, run=run.estimate)
 
 
