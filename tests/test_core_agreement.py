@@ -77,6 +77,27 @@ def test_the_symmetric_counts_on_bitmasks_equal_those_on_arrays(native, n):
     assert native.count_symmetric(n) == native.count_symmetric(n, arrays=True)
 
 
+def test_the_symmetric_search_stops_on_its_flag_in_both_cores(native):
+    import threading
+    import time
+
+    for core, big in ((native, 27), (twin, 22)):
+        # a flag left clear changes nothing; one raised at the start finds nothing
+        assert core.count_symmetric(12, stop=bytearray(1)) == core.count_symmetric(12)
+        assert core.count_symmetric(12, stop=bytearray(b"\x01")) == (0, 0)
+        for arrays in (False, True):
+            stop = bytearray(1)
+            timer = threading.Timer(0.1, stop.__setitem__, (0, 1))
+            began = time.perf_counter()
+            timer.start()
+            core.count_symmetric(big, arrays, stop)  # seconds to minutes whole
+            assert time.perf_counter() - began < 2  # within moments of the flag
+        with pytest.raises(ValueError, match="at least one byte"):
+            core.count_symmetric(8, stop=bytearray(0))
+        with pytest.raises(TypeError):
+            core.count_symmetric(8, stop=5)
+
+
 @pytest.mark.parametrize("n", range(2, 16))
 def test_symmetry_classes_are_whole(native, n):
     # Burnside: C2 = R/2 classes of 2 solutions (quarter-turn symmetric),

@@ -465,6 +465,17 @@ def test_a_second_ctrl_c_while_the_threads_stop_still_waits_for_them():
     assert alive == []  # both presses raised once, after every thread had stopped
 
 
+def test_a_count_that_fails_leaves_no_search_of_its_check_running(native_core):
+    # the check of the total (Burnside's) searches on a helper thread while the
+    # workers count: 0.8 s at n = 23; a count that ends early stops it too
+    def failing(func, items):
+        raise RuntimeError("the cluster went away")
+
+    with pytest.raises(RuntimeError, match="went away"):
+        nqueens.count(23, workers=failing, verify=0, units=4)
+    assert [t.name for t in threading.enumerate() if t.name == "nqueens-symmetric"] == []
+
+
 def interrupted_count(workers, n=40):
     # Ctrl-C after 0.5 s, pressed again every 0.5 s as a user would: a signal
     # that arrives while the interpreter runs a finalizer (a garbage collection

@@ -888,6 +888,8 @@ def test_the_symmetric_counts_are_worked_out_once_per_call(native_core, monkeypa
 
     calls = []
     real = _select.core.count_symmetric
-    monkeypatch.setattr(_select.core, "count_symmetric", lambda n: calls.append(n) or real(n))
+    monkeypatch.setattr(
+        _select.core, "count_symmetric", lambda n, **kw: calls.append(n) or real(n, **kw)
+    )
     assert count(12, workers=map, unique=True) == A002562[12]
     assert calls == [12]  # the check of the total's, and then Burnside's count, alike

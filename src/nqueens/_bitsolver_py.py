@@ -519,10 +519,18 @@ def count_solutions(n: int, stop: bytearray) -> int:
     return total
 
 
-def count_symmetric(n: int, arrays: bool = False) -> tuple[int, int]:
+# the first pairs of rows of count_symmetric look at the stop flag
+_POLLED_PAIRS = 5
+
+
+def count_symmetric(n: int, arrays: bool = False, stop: Any = None) -> tuple[int, int]:
     """(P, R): the solutions kept by the half turn, and by the quarter turn
-    (arrays=True: by the search on arrays that boards past 32 take, for tests)."""
+    (arrays=True: by the search on arrays that boards past 32 take, for tests).
+    A nonzero stop[0] ends the search within moments, its counts partial."""
     n = _board(n)  # the twin has the one search, on arrays
+    flag = bytearray(1) if stop is None else _stop_buffer(stop)
+    if stop is not None:
+        _check_stop(stop)
     column = [0] * n
     used = [False] * n
     down = [False] * (2 * n)
@@ -545,7 +553,7 @@ def count_symmetric(n: int, arrays: bool = False) -> tuple[int, int]:
             if all(column[column[i]] == n - 1 - i for i in range(n)):
                 found[1] += 1
             return
-        if r == r2:
+        if r == r2 or (r < _POLLED_PAIRS and flag[0]):
             return
         for c in range(n):
             if not free(r, c):

@@ -12,6 +12,13 @@ cdef struct _Pairs:
     unsigned char up[2 * _MAX_N]
     uint64_t half_turn
     uint64_t quarter_turn
+    volatile unsigned char *stop
+
+
+cdef enum:
+    # the first pairs of rows look at the stop flag; below them a subtree is
+    # small enough to finish first (well under a millisecond at n = 27)
+    _POLLED_PAIRS = 5
 
 
 cdef inline bint _free(_Pairs *s, int r, int c) noexcept nogil:
@@ -44,7 +51,7 @@ cdef void _pair_rows(_Pairs *s, int r) noexcept nogil:
             s.column[r] = r
         s.quarter_turn += _quarter_turned(s.column, n)
         return
-    if r == r2:
+    if r == r2 or (r < _POLLED_PAIRS and s.stop[0]):
         return
     for c in range(n):
         if not _free(s, r, c):
@@ -66,6 +73,7 @@ cdef struct _Turns:
     int column[_MAX_N]
     uint64_t half_turn
     uint64_t quarter_turn
+    volatile unsigned char *stop
 
 
 cdef enum:
@@ -82,6 +90,8 @@ cdef void _turn_rows(_Turns *s, int r, uint64_t cols, uint64_t d1, uint64_t d2) 
             s.column[r] = r
         s.half_turn += 1
         s.quarter_turn += _quarter_turned(s.column, n)
+        return
+    if r < _POLLED_PAIRS and s.stop[0]:
         return
     free = s.full & ~cols & ~(d1 >> r) & ~(d2 >> (n - 1 - r))
     while free:
@@ -100,21 +110,29 @@ cdef void _turn_rows(_Turns *s, int r, uint64_t cols, uint64_t d1, uint64_t d2) 
                    d21 | (<uint64_t>1) << (n - 1 - r2 + c2))
 
 
-def count_symmetric(n, arrays=False):
+def count_symmetric(n, arrays=False, const unsigned char[::1] stop=None):
     """(P, R): the solutions kept by the half turn, and by the quarter turn
-    (arrays=True: by the search on arrays that boards past 32 take, for tests)."""
+    (arrays=True: by the search on arrays that boards past 32 take, for tests).
+    A nonzero stop[0] ends the search within moments, its counts partial."""
     cdef _Pairs s
     cdef _Turns t
     cdef int size = _board(n)
+    cdef unsigned char never = 0
+    cdef volatile unsigned char *flag = &never
+    if stop is not None:
+        _check_stop(stop)
+        flag = <volatile unsigned char *>&stop[0]
     if size <= _BITS_MAX_N and not arrays:
         memset(&t, 0, sizeof(t))
         t.n = size
         t.full = _full_mask(size)
+        t.stop = flag
         with nogil:
             _turn_rows(&t, 0, 0, 0, 0)
         return t.half_turn, t.quarter_turn
     memset(&s, 0, sizeof(s))
     s.n = size
+    s.stop = flag
     with nogil:
         _pair_rows(&s, 0)
     return s.half_turn, s.quarter_turn
