@@ -86,7 +86,7 @@ def _burnside(n: int, total: int, symmetric: _Symmetric | None = None) -> int:
 
 class _Symmetric:
     """count_symmetric(n), worked out on a helper thread while the workers count
-    (the core drops the GIL): 0.5 s at n = 22, 6 s at 25, for the check of the
+    (the core drops the GIL): 0.5 s at n = 22, 8 s at 25, for the check of the
     total.  close() stops it, for a count that ends another way."""
 
     def __init__(self, n: int) -> None:

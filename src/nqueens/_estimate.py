@@ -220,12 +220,7 @@ def estimate(
     budget = check_budget(budget)
     if seed is not None:
         seed = as_int(seed, "seed")
-    if cluster is not None:
-        cluster = as_int(cluster, "cluster")
-        if not 1 <= cluster <= MAX_CLUSTER:
-            raise ValueError(f"cluster must be 1 to {MAX_CLUSTER:,} workers, got {cluster}")
-        if threads != 1:
-            raise ValueError("give workers (threads here) or cluster (workers there), not both")
+    cluster = check_cluster(cluster, threads)
     began = time.perf_counter()
     tasks = _tasks_of(n, threads)
     if not tasks:  # no border has a queen on each side: no solution
@@ -326,6 +321,21 @@ MAX_BUDGET = 3600
 """The longest estimate() probes, in seconds."""
 MAX_CLUSTER = 10**6
 """The most workers estimate(cluster=K) simulates."""
+
+
+def check_cluster(cluster: object, threads: int, option: str = "") -> int | None:
+    """The workers of a simulated cluster (None: none), refused out of range or
+    with threads besides; `option` ("--" for the command line) names the arguments."""
+    if cluster is None:
+        return None
+    cluster = as_int(cluster, "cluster")
+    if not 1 <= cluster <= MAX_CLUSTER:
+        raise ValueError(f"{option}cluster must be 1 to {MAX_CLUSTER:,} workers, got {cluster}")
+    if threads != 1:
+        raise ValueError(
+            f"give {option}workers (threads here) or {option}cluster (workers there), not both"
+        )
+    return cluster
 
 
 def _on_cluster(

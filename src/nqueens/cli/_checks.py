@@ -16,7 +16,7 @@ from .._clusters import ClusterError, check_dask, check_mpi
 from .._completion import check_completion_n, check_placed
 from .._construct import check_solvable
 from .._counting import check_units, check_verify
-from .._estimate import MAX_CLUSTER, check_budget
+from .._estimate import check_budget, check_cluster
 from .._oeis import A000170
 from .._output import check_out_dir, check_out_file
 from .._render import SVG_MAX_N
@@ -63,11 +63,7 @@ def solve(args: argparse.Namespace) -> Prepared:
 def estimate(args: argparse.Namespace) -> Prepared:
     check_n(args.n)
     check_workers(args.workers)
-    if args.cluster is not None:
-        if not 1 <= args.cluster <= MAX_CLUSTER:
-            raise ValueError(f"--cluster must be 1 to {MAX_CLUSTER:,} workers, got {args.cluster}")
-        if args.workers != 1:
-            raise ValueError("give --workers (threads here) or --cluster (workers there), not both")
+    check_cluster(args.cluster, args.workers, "--")
     try:
         check_budget(args.budget)
     except ValueError as exc:
