@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing.pool import ThreadPool
 
 import pytest
 
@@ -202,6 +203,40 @@ def test_the_first_round_counts_while_this_process_builds_its_table(monkeypatch)
         assert nqueens.count(16, workers=pool, units=6) == A000170[16]
         assert log[0] == ("table", 0)
         assert [kind for kind, _ in log].count("table") == 1
+
+
+class LoggedPool(ThreadPool):
+    """A multiprocessing pool (of threads) that logs each call's units among count()'s steps."""
+
+    def __init__(self, workers, log):
+        super().__init__(workers)
+        self.log = log
+
+    def imap_unordered(self, func, iterable, chunksize=1):
+        items = list(iterable)
+        self.log.append(("call", len(items)))
+        return super().imap_unordered(func, items, chunksize)
+
+
+@pytest.mark.native
+def test_a_pools_first_round_counts_while_this_process_builds_its_table(monkeypatch):
+    log = []
+    real = nqueens._counting._Count._here
+
+    def here(self):
+        log.append(("table", 0))
+        return real(self)
+
+    monkeypatch.setattr(nqueens._counting._Count, "_here", here)
+    with LoggedPool(2, log) as pool:
+        assert nqueens.count(16, workers=pool.map) == A000170[16]
+        # a unit a worker, handed on before the table and the pace; then the rest
+        assert log[:2] == [("call", 2), ("table", 0)]
+        assert len(log) > 2 and all(kind == "call" for kind, _ in log[2:])
+        # every unit's answer is taken, whichever call it came in
+        log.clear()
+        assert nqueens.count(15, workers=pool.map, unique=True) == A002562[15]
+        assert log[0] == ("call", 2)
 
 
 @pytest.mark.native

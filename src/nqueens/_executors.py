@@ -268,9 +268,16 @@ class _Pool(_Engine):
         self.size = size if isinstance(size, int) and size > 0 else None
 
     def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
-        items = [(position, payloads[position]) for call in calls for position in call]
+        # a call is handed on as soon as it is planned (the first round counts while
+        # the rest is planned); the pool keeps each call's answers until they are
+        # taken, call by call (a later call's wait for the last of the one before:
+        # about a unit, as the pool hands out units in order)
         try:
-            for answer in self.pool.imap_unordered(count_numbered, items):
+            waiting = [
+                self.pool.imap_unordered(count_numbered, [(p, payloads[p]) for p in call])
+                for call in calls
+            ]
+            for answer in (answer for answers in waiting for answer in answers):
                 if not (
                     isinstance(answer, tuple)
                     and len(answer) == 2
