@@ -180,8 +180,9 @@ class Logged(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
-@pytest.mark.native
-def test_the_first_round_counts_while_this_process_builds_its_table(monkeypatch):
+@pytest.fixture
+def steps(monkeypatch):
+    """A log of count()'s steps, where this process builds its table: ("table", 0)."""
     log = []
     real = nqueens._counting._Count._here
 
@@ -190,6 +191,12 @@ def test_the_first_round_counts_while_this_process_builds_its_table(monkeypatch)
         return real(self)
 
     monkeypatch.setattr(nqueens._counting._Count, "_here", here)
+    return log
+
+
+@pytest.mark.native
+def test_the_first_round_counts_while_this_process_builds_its_table(steps):
+    log = steps
     total = len(subproblems(16))
     with Logged(2, log) as pool:
         assert nqueens.count(16, workers=pool) == A000170[16]
@@ -219,15 +226,8 @@ class LoggedPool(ThreadPool):
 
 
 @pytest.mark.native
-def test_a_pools_first_round_counts_while_this_process_builds_its_table(monkeypatch):
-    log = []
-    real = nqueens._counting._Count._here
-
-    def here(self):
-        log.append(("table", 0))
-        return real(self)
-
-    monkeypatch.setattr(nqueens._counting._Count, "_here", here)
+def test_a_pools_first_round_counts_while_this_process_builds_its_table(steps):
+    log = steps
     with LoggedPool(2, log) as pool:
         assert nqueens.count(16, workers=pool.map) == A000170[16]
         # a unit a worker, handed on before the table and the pace; then the rest
