@@ -270,7 +270,7 @@ class _Pool(_Engine):
     def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         # a call is handed on as soon as it is planned (the first round counts while
         # the rest is planned); the pool keeps each call's answers until they are
-        # taken, call by call (a later call's wait for the last of the one before:
+        # taken, call by call (a later call's answers wait for the last of the one before:
         # about a unit, as the pool hands out units in order)
         try:
             waiting = [
