@@ -49,6 +49,7 @@ kept.
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 import time
@@ -277,7 +278,7 @@ class _Pool(_Engine):
                 self.pool.imap_unordered(count_numbered, [(p, payloads[p]) for p in call])
                 for call in calls
             ]
-            for answer in (answer for answers in waiting for answer in answers):
+            for answer in itertools.chain.from_iterable(waiting):
                 if not (
                     isinstance(answer, tuple)
                     and len(answer) == 2
