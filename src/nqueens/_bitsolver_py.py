@@ -528,9 +528,11 @@ def count_symmetric(n: int, arrays: bool = False, stop: Any = None) -> tuple[int
     (arrays=True: by the search on arrays that boards past 32 take, for tests).
     A nonzero stop[0] ends the search within moments, its counts partial."""
     n = _board(n)  # the twin has the one search, on arrays
-    flag = bytearray(1) if stop is None else _stop_buffer(stop)
+    flag: bytearray | memoryview = bytearray(1)
     if stop is not None:
-        _check_stop(stop)
+        flag = _stop_buffer(stop)  # checked once, as the .pyx checks it
+        if len(flag) < 1:
+            raise ValueError("stop must hold at least one byte")
     column = [0] * n
     used = [False] * n
     down = [False] * (2 * n)
