@@ -89,6 +89,45 @@ def test_every_subcommand_shows_examples_that_parse(tmp_path, monkeypatch):
                         assert args.check(args) is not None, example  # checked as main would
 
 
+@pytest.mark.parametrize("name", ["count", "estimate", "solve", "construct", "random", "verify",
+                                  "solvers", "bench"])  # fmt: skip
+def test_a_command_lines_parser_alone_is_the_whole_parsers_part(name):
+    # main() builds only the subcommand a command line names first: it must read,
+    # show and refuse everything as the whole parser does
+    from nqueens.cli._parser import COMMANDS, EXAMPLES, build_parser
+
+    whole, alone = build_parser(), build_parser(name)
+    assert name in COMMANDS
+
+    def sub(parser):
+        return {a.dest: a for a in parser._actions}["command"].choices
+
+    assert list(sub(alone)) == [name] and list(sub(whole)) == list(COMMANDS)
+    assert sub(alone)[name].format_help() == sub(whole)[name].format_help()
+    assert sub(alone)[name].format_usage() == sub(whole)[name].format_usage()
+    for example in EXAMPLES[name]:
+        for part in example.split("|"):  # its own command (another may come first)
+            words = part.split()[1:]
+            if words[0] == name:
+                assert vars(alone.parse_args(words)) == vars(whole.parse_args(words)), example
+    from nqueens.cli._errors import UsageError
+
+    refused = []
+    for parser in (whole, alone):
+        with pytest.raises(UsageError) as caught:
+            parser.parse_args([name, "--no-such-option"])
+        refused.append(str(caught.value))
+    assert refused[0] == refused[1] and refused[0].startswith("nqueens")
+
+
+def test_a_mistyped_command_is_refused_with_the_list_of_commands():
+    done = subprocess.run(
+        [sys.executable, "-m", "nqueens", "cuont", "8"], capture_output=True, text=True
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "cuont" in done.stderr and "count" in done.stderr
+
+
 def test_bare_nqueens_prints_the_help():
     done = subprocess.run([sys.executable, "-m", "nqueens"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr == ""

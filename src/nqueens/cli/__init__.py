@@ -21,7 +21,7 @@ from .._clusters import ClusterError
 from .._executors import ExecutorError
 from .._journal import JournalError, JournalWriteError
 from ._errors import FAILED, INTERRUPTED, TERMINATED, USAGE, WRITE_FAILED, UsageError
-from ._parser import build_parser
+from ._parser import COMMANDS, build_parser
 
 __all__ = ["build_parser", "main"]
 
@@ -40,8 +40,10 @@ def _terminate(signum: int, frame: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    parser = build_parser()
-    if not (sys.argv[1:] if argv is None else argv):  # bare `nqueens`: what it can do
+    words = sys.argv[1:] if argv is None else argv
+    # a command line that starts with a subcommand needs that one's parser alone
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+    if not words:  # bare `nqueens`: what it can do
         parser.print_help()
         return USAGE
     previous = signal.signal(signal.SIGTERM, _terminate)
