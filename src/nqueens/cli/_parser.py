@@ -77,7 +77,7 @@ class _Completion(argparse.Action):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of the whole command line; `only`: with that subcommand alone (what
     main() builds for a command line that names one first: building all eight took
-    14 ms, most of a quick command's own time)."""
+    about 14 ms of a cold start under cProfile, most of a quick command's own time)."""
     parser = _Parser(
         prog="nqueens",
         description="Count, list, construct and check solutions of the n-queens problem.",
