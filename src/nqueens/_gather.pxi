@@ -125,11 +125,12 @@ cdef void _gather(_Gather *g, const _Level *lv, const int *row,
 
 
 cdef void _radix_sort(uint64_t *keys, uint64_t *spare, size_t size,
-                      int bits) noexcept nogil:
-    # least significant _RADIX_BITS first; the result ends in keys
+                      int shift, int bits) noexcept nogil:
+    # by bits shift to bits - 1 of the keys (the lower ones order none of
+    # them), least significant _RADIX_BITS first; the result ends in keys
     cdef size_t count[1 << _RADIX_BITS]
     cdef size_t i, at, c
-    cdef int shift = 0, d
+    cdef int d
     cdef uint64_t *t
     cdef uint64_t *source = keys
     cdef uint64_t digits = (1 << _RADIX_BITS) - 1
@@ -219,7 +220,9 @@ cdef class Gathered:
             if not g.failed:
                 spare = <uint64_t *>realloc(NULL, (g.size + 1) * sizeof(uint64_t))
             if spare != NULL:
-                _radix_sort(g.keys, spare, g.size, 4 * n)
+                # the last row's column follows from the others': keys that
+                # differ differ above its 4 bits (n = 14: 5 passes, not 6)
+                _radix_sort(g.keys, spare, g.size, 4, 4 * n)
                 release(spare)
             else:
                 g.failed = True
