@@ -89,11 +89,11 @@ class Network:
 
     def reachable(self, seconds: float = 30) -> None:
         """Wait until every host's link is up as its programs see it and every host
-        reaches this end of the bridge.  A link that comes back carries packets a
-        moment before the kernel marks it running and its route live (its
-        operational state is set later, off the data path), and MPI's transport
-        (UCX) uses only links flagged running: the likely cause of one CI run's
-        "Destination is unreachable" at MPI_Init right after a link came back."""
+        reaches this end of the bridge.  A link that comes back can carry packets
+        before the kernel marks it running and its route live (its operational
+        state is set later, off the data path), and MPI's transport (UCX) uses
+        only links flagged running: the likely cause (not reproduced here) of one
+        CI run's "Destination is unreachable" at MPI_Init right after a mend."""
         import socket
 
         listener = socket.create_server((self.address(1), 0))
