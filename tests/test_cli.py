@@ -47,17 +47,35 @@ def test_count_prints_the_number_alone(args, out):
 def test_count_loads_nothing_of_the_benchmark_stack():
     # the command line quotes bench's defaults from a leaf module: counting imports no
     # timing; and nothing that only executors, estimates or other formats need (a count
-    # of n = 16 takes 0.07 s, the start of the process counts)
+    # of n = 16 takes 0.07 s, the start of the process counts); nor shutil, which
+    # argparse's formatters import for the terminal's width (bz2, lzma, zlib: 3 ms)
     code = (
         "import sys; from nqueens.cli import main\n"
         "try:\n    main(['count', '8'])\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.startswith('nqueens.benchmark') "
         "or m in ('statistics', 'ctypes', 'concurrent.futures', 'random', 'logging', "
-        "'json')))"
+        "'json', 'shutil')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "92\n[]\n"
+
+
+@pytest.mark.parametrize("columns", ["50", "123", "0", "wide", None])
+def test_help_is_as_wide_as_argparse_makes_it(columns, monkeypatch):
+    # the formatter finds the width without shutil, as shutil would: $COLUMNS, else
+    # the terminal of standard output, else 80
+    import argparse
+
+    from nqueens.cli._parser import _Formatter
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    expected = argparse.HelpFormatter("nqueens")._width
+    assert _Formatter("nqueens")._width == expected
+    assert _Formatter("nqueens", width=40)._width == 40
 
 
 @pytest.mark.parametrize(("command", "places"), [("solve", True), ("construct", False)])
