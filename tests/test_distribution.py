@@ -100,7 +100,7 @@ def test_the_code_flags_setup_gives_are_pythons():
 
 
 def test_the_stable_abi_core_loads_without_inspect():
-    # Cython's Limited API init imports inspect (about 15 ms of a process) for those
+    # Cython's Limited API init imports inspect (about 7 ms of a process) for those
     # flags; the build leaves the import out, and the functions' code objects still carry
     # the right flags (a traceback through the core shows its line)
     if not _limited_api_core():
