@@ -26,8 +26,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _Formatter(argparse.HelpFormatter):
-    # the examples keep their lines; every other text is wrapped as usual
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # the width as argparse finds it, without importing shutil (and with it bz2,
         # lzma and zlib: about 3 ms of every command, as argparse makes a formatter
@@ -37,6 +35,7 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(*args, **kwargs)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
+        # the examples keep their lines; every other text is wrapped as usual
         if text.startswith("examples:"):
             return "".join(indent + line for line in text.splitlines(keepends=True))
         return super()._fill_text(text, width, indent)
