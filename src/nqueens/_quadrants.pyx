@@ -19,7 +19,9 @@
 # the 512 bits of "holds none of these" (_match.h).  An item ANDs one entry
 # per 5 of its bits and counts what is left.  Many stored masks are first
 # sorted, with the items, into buckets by the few bit positions both sides
-# hold most often; only buckets that share none of them are matched.  Each
+# hold most often; only buckets that share none of them are matched.  Where
+# slicing would cost more than it saves (few items, few stored masks), pairs
+# are matched one by one: a cost model per processor level decides.  Each
 # thread keeps its lists in a Scratch from call to call.
 #
 # As in _bitsolver.pyx, each entry point refuses what would index outside
@@ -64,9 +66,6 @@ CPU_LEVELS = ("baseline", "v3", "v4")  # the variants of the pair counting, by i
 
 cdef enum:
     _GROUP_BITS = 512  # stored masks per group: NQ_GROUP words of 64
-    _FEW = 64  # fewer stored masks than this left over are matched one by one
-    _DIRECT = 128  # fewer stored masks than this are all matched one by one,
-    _SLICE_ITEMS = 96  # and all of them for fewer items than this
     _MOST_CUTS = 5  # bit positions that sort the masks into buckets (below)
     _BUCKET = 512  # stored masks per bucket, at least, where there are cuts
     _CUT_FROM = 4096  # stored masks from which they are cut into buckets
@@ -574,13 +573,33 @@ cdef inline int _popcount32(uint32_t x) noexcept nogil:
     return k
 
 
-cdef bint _slice(const _Buf *stored, int bits, _Lines *tables, size_t *groups) noexcept nogil:
-    # the bit-sliced tables of the stored masks, in full groups of 512 (a last
-    # part group of at least _FEW padded; fewer are matched one by one)
+cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
+    # whether `items` meet `stored` at less cost bit-sliced (groups of 512, the
+    # last one padded) than one by one.  One by one, an item costs 100 per 32
+    # stored masks (on v4 per block of 32 started); sliced, a group costs `build`
+    # to slice and `match` an item.  Fitted per level to the crossovers measured
+    # on this project's machine (BENCHMARKS.md): on v4, 110 items pay for slicing
+    # 128 stored masks, 17 items 512 of them
+    cdef uint64_t masks = stored
+    cdef uint64_t groups = (stored + _GROUP_BITS - 1) // _GROUP_BITS
+    cdef uint64_t match = 133, build = 21300  # baseline
+    cdef int level = nq_level()
+    if level == 2:  # v4
+        match, build = 153, 27200
+        masks = (stored + 31) // 32 * 32
+    elif level == 1:  # v3
+        match, build = 216, 17600
+    return items * 100 * masks > 32 * groups * (build + items * match)
+
+
+cdef bint _slice(const _Buf *stored, int bits, size_t items, _Lines *tables,
+                 size_t *groups) noexcept nogil:
+    # the bit-sliced tables of the stored masks, in full groups of 512, and a last
+    # part group padded where that costs less than matching its masks one by one
     cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
     cdef size_t full = stored.size // _GROUP_BITS
     cdef size_t left = stored.size - full * _GROUP_BITS
-    cdef size_t count = full + (1 if left >= _FEW else 0)
+    cdef size_t count = full + (1 if left and _slicing_pays(left, items) else 0)
     groups[0] = count
     if not _reserve_lines(tables, count * <size_t>chunks * 32 * NQ_GROUP):
         return False
@@ -664,14 +683,14 @@ cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t e
 cdef bint _weighted_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     # the disjoint pairs of stored and items, weighted 1, 2, 4 by the items' class
     cdef size_t groups
+    cdef size_t items = w.items[0].size + w.items[1].size + w.items[2].size
     cdef int cls
     cdef uint64_t total = 0
     if w.stored.size >= _CUT_FROM:
         return _cut_pairs(w, bits, out)
-    if (w.stored.size < _DIRECT
-            or w.items[0].size + w.items[1].size + w.items[2].size < _SLICE_ITEMS):
-        groups = 0  # slicing would cost more than it saves
-    elif not _slice(&w.stored, bits, &w.tables, &groups):
+    if not _slicing_pays(w.stored.size, items):
+        groups = 0
+    elif not _slice(&w.stored, bits, items, &w.tables, &groups):
         return False
     for cls in range(_CLASSES):
         if w.items[cls].size:
@@ -772,9 +791,9 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
             if not bs & bi:
                 for cls in range(_CLASSES):
                     reach += starts[cls][bi + 1] - starts[cls][bi]
-        if view.size < _DIRECT or reach < _SLICE_ITEMS:
+        if not _slicing_pays(view.size, reach):
             groups = 0
-        elif not _slice(&view, bits, &w.tables, &groups):
+        elif not _slice(&view, bits, reach, &w.tables, &groups):
             return False
         for bi in range(buckets):
             if bs & bi:
