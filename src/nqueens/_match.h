@@ -21,7 +21,8 @@
  * 1, those off or on a long diagonal) written to o1, o2 (the diagonals) and
  * op (packed); returns how many.  nq_join: for one north placement a, the
  * half-boards a + b of the south placements b it does not attack, packed;
- * nq_join_rows: the same for several north placements, while room lasts.
+ * nq_join_rows: the same for several north placements, while room lasts (v4
+ * holds a south list of up to 8 in registers for all of them).
  * Both may write past what they keep, never past `count` (`width`) words
  * from where they start.
  *
@@ -415,7 +416,29 @@ NQ_TARGET_V4 static size_t nq_join_v4(uint64_t *dest, uint64_t a1, uint64_t a2, 
 
 NQ_TARGET_V4 static size_t nq_join_rows_v4(NQ_JOIN_ROWS_ARGS)
 {
-    NQ_JOIN_ROWS_BODY(nq_join_v4)
+    if (width > 8) {
+        NQ_JOIN_ROWS_BODY(nq_join_v4)
+    }
+    /* a south list of at most 8 (most of them): held in registers for every
+     * north placement, one round each */
+    const __mmask8 lanes = (__mmask8)((1u << width) - 1);
+    const __m512i s1 = _mm512_maskz_loadu_epi64(lanes, (const void *)b1);
+    const __m512i s2 = _mm512_maskz_loadu_epi64(lanes, (const void *)b2);
+    const __m512i sp = _mm512_maskz_loadu_epi64(lanes, (const void *)bp);
+    size_t written = 0, i = 0;
+    for (; i < na && room - written >= width; i++) {
+        const __m512i hit = _mm512_or_si512(
+            _mm512_and_si512(_mm512_set1_epi64((long long)a1[i]), s1),
+            _mm512_and_si512(_mm512_set1_epi64((long long)a2[i]), s2));
+        const __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, hit, hit);
+        const __m512i joined = _mm512_or_si512(_mm512_set1_epi64((long long)ap[i]), sp);
+        const int kept = __builtin_popcount(keep);
+        _mm512_mask_storeu_epi64((void *)(dest + written), (__mmask8)((1u << kept) - 1),
+                                 _mm512_maskz_compress_epi64(keep, joined));
+        written += (size_t)kept;
+    }
+    *used = i;
+    return written;
 }
 
 NQ_TARGET_V4 static uint64_t nq_match_v4(const uint64_t *tables, size_t groups, int chunks,
