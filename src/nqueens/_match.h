@@ -14,7 +14,8 @@
  * v = 0); a word's bit says that a stored mask does NOT hold that position.
  * For each item: AND its chunks' entries and count the bits left, the stored
  * masks that share no bit with it.  nq_direct: the same count, one pair at a
- * time (for few stored masks).
+ * time (for few stored masks).  nq_empty: how many items are 0 (those alone
+ * meet the masks that pad a last group).
  *
  * nq_place: a quadrant's table entries (d1 | d2 << 32, its own diagonals)
  * shifted onto the board, those clear of the holes (and, for on_long 0 or
@@ -90,6 +91,12 @@ static inline int nq_popcount_plain(uint64_t x)
         total += found;                                                           \
     }                                                                             \
     return total;
+
+#define NQ_EMPTY_BODY                                                             \
+    size_t empty = 0;                                                             \
+    for (size_t i = 0; i < count; i++)                                            \
+        empty += items[i] == 0;                                                   \
+    return empty;
 
 #define NQ_PLACE_BODY                                                             \
     size_t k = 0;                                                                 \
@@ -203,6 +210,11 @@ static uint64_t nq_direct_plain(const uint64_t *stored, size_t size, const uint6
     NQ_DIRECT_BODY
 }
 
+static size_t nq_empty_plain(const uint64_t *items, size_t count)
+{
+    NQ_EMPTY_BODY
+}
+
 static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks,
                                const uint64_t *items, size_t count)
 {
@@ -228,6 +240,11 @@ NQ_TARGET_V3 static uint64_t nq_direct_v3(const uint64_t *stored, size_t size,
                                           const uint64_t *items, size_t count)
 {
     NQ_DIRECT_BODY
+}
+
+NQ_TARGET_V3 static size_t nq_empty_v3(const uint64_t *items, size_t count)
+{
+    NQ_EMPTY_BODY
 }
 
 NQ_TARGET_V3 static size_t nq_place_v3(const uint64_t *entry, size_t count,
@@ -479,6 +496,18 @@ NQ_TARGET_V4 static uint64_t nq_match_v4(const uint64_t *tables, size_t groups, 
     return (uint64_t)_mm512_reduce_add_epi64(sum);
 }
 
+NQ_TARGET_V4 static size_t nq_empty_v4(const uint64_t *items, size_t count)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    size_t empty = 0;
+    for (size_t i = 0; i < count; i += 8) {
+        const __mmask8 lanes = count - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (count - i)) - 1);
+        const __m512i x = _mm512_maskz_loadu_epi64(lanes, (const void *)(items + i));
+        empty += (size_t)__builtin_popcount(_mm512_mask_cmpeq_epi64_mask(lanes, x, zero));
+    }
+    return empty;
+}
+
 NQ_TARGET_V4 static uint64_t nq_direct_v4(const uint64_t *stored, size_t size,
                                           const uint64_t *items, size_t count)
 {
@@ -617,6 +646,21 @@ static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
     }
 #endif
     return nq_match_plain(tables, groups, chunks, items, count);
+}
+
+static size_t nq_empty(const uint64_t *items, size_t count)
+{
+#if NQ_DISPATCH
+    switch (nq_level()) {
+    case NQ_V4:
+        return nq_empty_v4(items, count);
+    case NQ_V3:
+        return nq_empty_v3(items, count);
+    default:
+        break;
+    }
+#endif
+    return nq_empty_plain(items, count);
 }
 
 static uint64_t nq_direct(const uint64_t *stored, size_t size, const uint64_t *items,

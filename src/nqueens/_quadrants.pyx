@@ -43,6 +43,7 @@ cdef extern from "_match.h":
                       const uint64_t *items, size_t count) nogil
     uint64_t nq_direct(const uint64_t *stored, size_t size, const uint64_t *items,
                        size_t count) nogil
+    size_t nq_empty(const uint64_t *items, size_t count) nogil
     void nq_slice(const uint64_t *stored, size_t size, int bits, uint64_t *tables,
                   size_t groups) nogil
     ctypedef struct nq_frame:
@@ -612,13 +613,9 @@ cdef uint64_t _pairs(const _Buf *stored, const _Lines *tables, size_t groups, in
     # how many (stored, item) pairs share no bit
     cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
     cdef uint64_t total = nq_match(tables.data, groups, chunks, items.data, items.size)
-    cdef size_t first = groups * _GROUP_BITS, i
-    cdef size_t padding = 0
+    cdef size_t first = groups * _GROUP_BITS
     if first > stored.size:  # the padding meets the empty items only
-        padding = first - stored.size
-        for i in range(items.size):
-            if items.data[i] == 0:
-                total -= padding
+        total -= nq_empty(items.data, items.size) * (first - stored.size)
         first = stored.size
     return total + nq_direct(stored.data + first, stored.size - first, items.data,
                              items.size)
