@@ -580,7 +580,7 @@ cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
     # stored masks (on v4 per block of 32 started); sliced, a group costs `build`
     # to slice and `match` an item.  Fitted per level to the crossovers measured
     # on this project's machine (BENCHMARKS.md): on v4, 110 items pay for slicing
-    # 128 stored masks, 17 items 512 of them
+    # 128 stored masks, 19 items 512 of them
     cdef uint64_t masks = stored
     cdef uint64_t groups = (stored + _GROUP_BITS - 1) // _GROUP_BITS
     cdef uint64_t match = 133, build = 21300  # baseline
