@@ -562,7 +562,7 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
             break
         low = chosen & (~chosen + 1)
         ripple = chosen + low
-        chosen = (((ripple ^ chosen) >> 2) // low) | ripple
+        chosen = ((ripple ^ chosen) >> (2 + nq_ctz64(low))) | ripple  # (low: a power of 2)
     return True
 
 
@@ -1065,7 +1065,7 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
                 if chosen:  # the next k-subset (Gosper)
                     low = chosen & (~chosen + 1)
                     ripple = chosen + low
-                    chosen = (((ripple ^ chosen) >> 2) // low) | ripple
+                    chosen = ((ripple ^ chosen) >> (2 + nq_ctz64(low))) | ripple
     scratch.busy = False
     if failed:
         scratch.has_last = False
