@@ -23,9 +23,11 @@
  * op (packed); returns how many.  nq_join: for one north placement a, the
  * half-boards a + b of the south placements b it does not attack, packed;
  * nq_join_rows: the same for several north placements, while room lasts (v4
- * holds a south list of up to 8 in registers for all of them).
- * Both may write past what they keep, never past `count` (`width`) words
- * from where they start.
+ * holds a south list of up to 8 in registers for all of them); nq_join_spans,
+ * the one the core calls: nq_join_rows for a batch of (north, south) spans,
+ * inlined, so that the many short joins of a row set cost one call.
+ * They may write past what they keep, never past `count` (`width`) words
+ * from where they start (nq_join_spans: the sum of its spans' products).
  *
  * nq_levels(): the levels this processor and its operating system run, a bit
  * each (NQ_BASELINE, NQ_V3, NQ_V4); nq_use(level) picks one of them (0 when
@@ -38,6 +40,13 @@
 #include <stdint.h>
 
 #include "_bits.h"
+
+/* the joins of one span are inlined into nq_join_spans */
+#if defined(__GNUC__) || defined(__clang__)
+#define NQ_INLINE inline __attribute__((always_inline))
+#else
+#define NQ_INLINE inline
+#endif
 
 #define NQ_GROUP 8 /* words per group: 512 stored masks */
 #define NQ_CHUNK 5 /* bit positions per table lookup */
@@ -133,6 +142,24 @@ static inline int nq_popcount_plain(uint64_t x)
         const uint64_t *ap, size_t na, const uint64_t *b1, const uint64_t *b2,    \
         const uint64_t *bp, size_t width, size_t *used
 
+/* nq_join_rows for each span in turn: span s joins north placements
+ * spans[4s]..spans[4s+1]-1 with south placements spans[4s+2]..spans[4s+3]-1,
+ * written one after the other; dest holds room for the sum of the spans'
+ * products (the most they can keep and write) */
+#define NQ_JOIN_SPANS_BODY(ROWS)                                                  \
+    size_t written = 0, used;                                                     \
+    for (size_t s = 0; s < count; s++) {                                          \
+        const uint32_t *q = spans + 4 * s;                                        \
+        written += ROWS(dest + written, (size_t)-1, a1 + q[0], a2 + q[0], ap + q[0], \
+                        q[1] - q[0], b1 + q[2], b2 + q[2], bp + q[2], q[3] - q[2], &used); \
+    }                                                                             \
+    return written;
+
+#define NQ_JOIN_SPANS_ARGS                                                        \
+    uint64_t *dest, const uint64_t *a1, const uint64_t *a2, const uint64_t *ap,   \
+        const uint64_t *b1, const uint64_t *b2, const uint64_t *bp,               \
+        const uint32_t *spans, size_t count
+
 /* nq_slice: the tables of `groups` groups of stored masks (bits bits each),
  * the last group padded with masks that hold every bit (they meet only an
  * empty item) */
@@ -194,9 +221,14 @@ static size_t nq_join_plain(uint64_t *dest, uint64_t a1, uint64_t a2, uint64_t p
     NQ_JOIN_BODY
 }
 
-static size_t nq_join_rows_plain(NQ_JOIN_ROWS_ARGS)
+static NQ_INLINE size_t nq_join_rows_plain(NQ_JOIN_ROWS_ARGS)
 {
     NQ_JOIN_ROWS_BODY(nq_join_plain)
+}
+
+static size_t nq_join_spans_plain(NQ_JOIN_SPANS_ARGS)
+{
+    NQ_JOIN_SPANS_BODY(nq_join_rows_plain)
 }
 
 static void nq_slice_plain(NQ_SLICE_ARGS)
@@ -261,9 +293,15 @@ NQ_TARGET_V3 static size_t nq_join_v3(uint64_t *dest, uint64_t a1, uint64_t a2, 
     NQ_JOIN_BODY
 }
 
-NQ_TARGET_V3 static size_t nq_join_rows_v3(NQ_JOIN_ROWS_ARGS)
+NQ_TARGET_V3 static NQ_INLINE size_t nq_join_rows_v3(NQ_JOIN_ROWS_ARGS)
 {
     NQ_JOIN_ROWS_BODY(nq_join_v3)
+}
+
+
+NQ_TARGET_V3 static size_t nq_join_spans_v3(NQ_JOIN_SPANS_ARGS)
+{
+    NQ_JOIN_SPANS_BODY(nq_join_rows_v3)
 }
 
 /* v3 slices as v4 does (below), the eight lanes in two AVX2 registers */
@@ -431,7 +469,7 @@ NQ_TARGET_V4 static size_t nq_join_v4(uint64_t *dest, uint64_t a1, uint64_t a2, 
     return k;
 }
 
-NQ_TARGET_V4 static size_t nq_join_rows_v4(NQ_JOIN_ROWS_ARGS)
+NQ_TARGET_V4 static NQ_INLINE size_t nq_join_rows_v4(NQ_JOIN_ROWS_ARGS)
 {
     if (width > 8) {
         NQ_JOIN_ROWS_BODY(nq_join_v4)
@@ -456,6 +494,12 @@ NQ_TARGET_V4 static size_t nq_join_rows_v4(NQ_JOIN_ROWS_ARGS)
     }
     *used = i;
     return written;
+}
+
+
+NQ_TARGET_V4 static size_t nq_join_spans_v4(NQ_JOIN_SPANS_ARGS)
+{
+    NQ_JOIN_SPANS_BODY(nq_join_rows_v4)
 }
 
 NQ_TARGET_V4 static uint64_t nq_match_v4(const uint64_t *tables, size_t groups, int chunks,
@@ -617,19 +661,19 @@ static void nq_slice(NQ_SLICE_ARGS)
     nq_slice_plain(stored, size, bits, tables, groups);
 }
 
-static size_t nq_join_rows(NQ_JOIN_ROWS_ARGS)
+static size_t nq_join_spans(NQ_JOIN_SPANS_ARGS)
 {
 #if NQ_DISPATCH
     switch (nq_level()) {
     case NQ_V4:
-        return nq_join_rows_v4(dest, room, a1, a2, ap, na, b1, b2, bp, width, used);
+        return nq_join_spans_v4(dest, a1, a2, ap, b1, b2, bp, spans, count);
     case NQ_V3:
-        return nq_join_rows_v3(dest, room, a1, a2, ap, na, b1, b2, bp, width, used);
+        return nq_join_spans_v3(dest, a1, a2, ap, b1, b2, bp, spans, count);
     default:
         break;
     }
 #endif
-    return nq_join_rows_plain(dest, room, a1, a2, ap, na, b1, b2, bp, width, used);
+    return nq_join_spans_plain(dest, a1, a2, ap, b1, b2, bp, spans, count);
 }
 
 static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,

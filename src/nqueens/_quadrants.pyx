@@ -51,10 +51,9 @@ cdef extern from "_match.h":
         uint64_t holes1, holes2, long_bit, full
     size_t nq_place(const uint64_t *entry, size_t count, const nq_frame *f, int on_long,
                     uint64_t *o1, uint64_t *o2, uint64_t *op) nogil
-    size_t nq_join_rows(uint64_t *dest, size_t room, const uint64_t *a1, const uint64_t *a2,
-                        const uint64_t *ap, size_t na, const uint64_t *b1,
-                        const uint64_t *b2, const uint64_t *bp, size_t width,
-                        size_t *used) nogil
+    size_t nq_join_spans(uint64_t *dest, const uint64_t *a1, const uint64_t *a2,
+                         const uint64_t *ap, const uint64_t *b1, const uint64_t *b2,
+                         const uint64_t *bp, const uint32_t *spans, size_t count) nogil
     int nq_levels() nogil
     int nq_level() nogil
     int nq_use(int level) nogil
@@ -279,6 +278,12 @@ cdef bint _reserve_placed(_Buf *d1, _Buf *d2, _Buf *packed, size_t size) noexcep
             and _reserve(packed, size + _SLACK))
 
 
+cdef inline bint _grow(_Buf *b, size_t room) noexcept nogil:
+    # room for `room` words, at least doubling when it grows (for buffers
+    # that grow in many small steps)
+    return b.room >= room or _reserve(b, room if room > 2 * b.room else 2 * b.room)
+
+
 cdef struct _Lines:
     # a buffer whose data starts on a cache line (the bit-sliced tables: a group's
     # entry of 64 bytes is then one line, however the heap lays it out)
@@ -325,6 +330,7 @@ cdef struct _Work:
     uint32_t *spread[2]  # west, east: compressed column subset -> the columns
     int spread_bits[2]
     _Buf north1, north2, north_packed
+    uint32_t *spans  # _halves' joins by class (_Spans), room for 5 x 2 ** h of them
     _Memo memo[2]  # west, east
     bint memo_ready
     _South south[2]  # west, east
@@ -346,6 +352,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.memo[i].start)
         release(w.memo[i].plain)
     release(w.north_packed.data)
+    release(w.spans)
     for i in range(2):
         release(w.spread[i])
         release(w.south[i].d1.data)
@@ -431,28 +438,34 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint
     return True
 
 
+cdef struct _Spans:
+    # joins of north and south placements batched for one nq_join_spans call
+    uint32_t *at  # 4 words a join: the north placements' first and end, the south ones'
+    size_t count
+    uint64_t need  # the most they write: the sum of their products
+
+
+# where each class's batch starts in _Work.spans, in units of 2 ** h joins: a
+# column subset adds at most one join to classes 0 and 2, three to class 1
+cdef size_t[3] _SPANS_FROM = [0, 1, 4]
+
+
+cdef inline void _span(_Spans *b, size_t a_first, size_t a_end, size_t first,
+                       size_t end) noexcept nogil:
+    if a_end > a_first and end > first:
+        b.at[4 * b.count] = <uint32_t>a_first
+        b.at[4 * b.count + 1] = <uint32_t>a_end
+        b.at[4 * b.count + 2] = <uint32_t>first
+        b.at[4 * b.count + 3] = <uint32_t>end
+        b.count += 1
+        b.need += (a_end - a_first) * (end - first)
+
+
 cdef struct _Placed:
     # placements on the board: the diagonals and the packed masks, from index 0
     const uint64_t *d1
     const uint64_t *d2
     const uint64_t *packed
-
-
-cdef bint _join_all(_Buf *out, const _Placed *a, size_t a_first, size_t a_end,
-                    const _Placed *b, size_t first, size_t end) noexcept nogil:
-    # append a + b for each north placement a in a_first..a_end and south
-    # placement b in first..end that a does not attack
-    cdef size_t i = a_first, used, width = end - first
-    if first >= end:
-        return True
-    while i < a_end:
-        if out.room - out.size < width and not _reserve(out, 2 * (out.size + width)):
-            return False
-        out.size += nq_join_rows(out.data + out.size, out.room - out.size, a.d1 + i,
-                                 a.d2 + i, a.packed + i, a_end - i, b.d1 + first,
-                                 b.d2 + first, b.packed + first, width, &used)
-        i += used
-    return True
 
 
 cdef bint _build_memo(const _Table *t, const _Geo *g, _Work *w,
@@ -517,8 +530,11 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     cdef int side = 1 if east else 0
     cdef int m = w.spread_bits[side]
     cdef uint32_t chosen = ((<uint32_t>1) << k) - 1, low, ripple, sub, key
-    cdef size_t na, nb, plain_a, plain_b, first, a_first = 0
+    cdef size_t na, nb, plain_a, plain_b, first, a_first = 0, size
+    cdef size_t north_at = 0  # without the memo: where the next north placements go
+    cdef _Spans batch[3]  # the joins, by weight class (BY_CLASS) or all in batch[0]
     cdef _Buf *out
+    cdef int cls
     cdef _South *c = &w.south[side]
     cdef const _Memo *memo = NULL  # the job's north placements, when _build_memo made them
     cdef _Placed north, south
@@ -530,6 +546,10 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     if not _fill_south(t, g, c, east, south_rows, cols, holes1, holes2, mode):
         return False
     south.d1, south.d2, south.packed = c.d1.data, c.d2.data, c.packed.data
+    for cls in range(_CLASSES):
+        batch[cls].at = w.spans + 4 * _SPANS_FROM[cls] * ((<size_t>1) << h)
+        batch[cls].count = 0
+        batch[cls].need = 0
     while chosen < ((<uint32_t>1) << m):  # the k-subsets of the columns (Gosper)
         sub = w.spread[side][chosen]
         first = c.start[cols ^ sub]
@@ -541,28 +561,41 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
             na = memo.start[key + 1] if nb > first else a_first
             plain_a = memo.plain[key]
         else:
-            na = plain_a = 0
+            # appended after the row set's earlier ones, which batched joins still read
+            a_first = na = plain_a = north_at
             if nb > first:
-                na = _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
-                               &w.north1, &w.north2, &w.north_packed, 0, &plain_a)
+                key = (north_rows << h) | sub
+                size = north_at + t.start[key + 1] - t.start[key] + _SLACK
+                if not (_grow(&w.north1, size) and _grow(&w.north2, size)
+                        and _grow(&w.north_packed, size)):
+                    return False
+                na += _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
+                                &w.north1, &w.north2, &w.north_packed, north_at, &plain_a)
+                north_at = na
+                north.d1, north.d2 = w.north1.data, w.north2.data
+                north.packed = w.north_packed.data
         if mode != BY_CLASS:
-            out = &w.items[0] if mode == ALL else &w.stored
-            if not _join_all(out, &north, a_first, na, &south, first, nb):
-                return False
-        elif not (  # the class: how many of the two quadrants hold a long diagonal
-            (plain_class == 0
-             or _join_all(&w.items[plain_class - 1], &north, a_first, plain_a, &south,
-                          first, plain_b))
-            and _join_all(&w.items[1], &north, a_first, plain_a, &south, plain_b, nb)
-            and _join_all(&w.items[1], &north, plain_a, na, &south, first, plain_b)
-            and _join_all(&w.items[2], &north, plain_a, na, &south, plain_b, nb)
-        ):
-            return False
+            _span(&batch[0], a_first, na, first, nb)
+        else:  # the class: how many of the two quadrants hold a long diagonal
+            if plain_class:
+                _span(&batch[plain_class - 1], a_first, plain_a, first, plain_b)
+            _span(&batch[1], a_first, plain_a, plain_b, nb)
+            _span(&batch[1], plain_a, na, first, plain_b)
+            _span(&batch[2], plain_a, na, plain_b, nb)
         if chosen == 0:
             break
         low = chosen & (~chosen + 1)
         ripple = chosen + low
         chosen = ((ripple ^ chosen) >> (2 + nq_ctz64(low))) | ripple  # (low: a power of 2)
+    for cls in range(_CLASSES):
+        if batch[cls].count:
+            out = &w.items[cls] if mode == BY_CLASS else (
+                &w.items[0] if mode == ALL else &w.stored)
+            if not _grow(out, out.size + batch[cls].need):
+                return False
+            out.size += nq_join_spans(out.data + out.size, north.d1, north.d2, north.packed,
+                                      south.d1, south.d2, south.packed, batch[cls].at,
+                                      batch[cls].count)
     return True
 
 
@@ -828,6 +861,9 @@ cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
     cdef size_t most = t.most + _SLACK
     cdef size_t subsets = (<size_t>1) << t.h
     cdef int i
+    w.spans = <uint32_t *>malloc(4 * 5 * subsets * sizeof(uint32_t))
+    if w.spans == NULL:
+        return False
     for i in range(2):
         w.spread[i] = <uint32_t *>malloc(subsets * sizeof(uint32_t))
         if w.spread[i] == NULL:
