@@ -112,7 +112,7 @@ def test_sliced_pair_counting_matches_the_pairs_one_by_one(stored, items, sparse
 
 @pytest.mark.native
 def test_pair_counting_by_slices_and_buckets_with_many_items():
-    # past 1,024 stored masks the core sorts both sides into buckets by cut bits
+    # from 4,096 stored masks the core sorts both sides into buckets by cut bits
     rng = random.Random(5)
     mask = lambda: rng.getrandbits(30) & rng.getrandbits(30) & rng.getrandbits(30)  # noqa: E731
     for size in (127, 128, 511, 512, 513, 575, 576, 1100, 2047, 2048, 5000, 17000):
@@ -120,6 +120,21 @@ def test_pair_counting_by_slices_and_buckets_with_many_items():
         items = [mask() for _ in range(150)] + [0]
         expected = sum(1 for s in stored for i in items if not s & i)
         assert _quadrants.count_pairs(stored, items, 30) == expected
+
+
+@pytest.mark.native
+@pytest.mark.parametrize("period", [1, 2, 9, 10, 11])
+def test_pair_counting_in_buckets_is_exact_whatever_the_sample_shows(period):
+    # the cut bits are chosen from a sample of each side (every step-th mask):
+    # masks whose bits change with the index, in step with the sample or not,
+    # mislead the choice, never the count
+    rng = random.Random(period)
+    stored = [
+        (0x3FF << 20 if i % period == 0 else 0x3FF) & rng.getrandbits(30) for i in range(6000)
+    ]
+    items = [(0x3FF if i % period == 0 else 0x3FF << 10) & rng.getrandbits(30) for i in range(700)]
+    expected = sum(1 for s in stored for i in items if not s & i)
+    assert _quadrants.count_pairs(stored, items, 30) == expected
 
 
 @pytest.mark.native

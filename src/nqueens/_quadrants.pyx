@@ -69,12 +69,14 @@ cdef enum:
     _MOST_CUTS = 5  # bit positions that sort the masks into buckets (below)
     _BUCKET = 512  # stored masks per bucket, at least, where there are cuts
     _CUT_FROM = 4096  # stored masks from which they are cut into buckets
+    _HELD_SAMPLE = 512  # masks of each side sampled to choose the cut bits
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
     _SLACK = 8  # words past the last one kept that nq_place may write
     _MEMO_FROM = 1024  # row sets in one call from which the memo is made at once
-    _MEMO_MAX_H = 8  # quadrants up to this side keep a job's north placements (below;
-    # at h = 9 they took 38 MB more at n = 18 and gained nothing measurable there, 4% at 19)
+    _MEMO_MAX_H = 9  # quadrants up to this side keep a job's north placements (below;
+    # at h = 9, n = 18 and 19, they take about 36 MB a thread and gain 5-8% since the
+    # joins are batched; at h = 10 they would take hundreds)
 
 
 cpdef enum Mode:
@@ -284,6 +286,11 @@ cdef inline bint _grow(_Buf *b, size_t room) noexcept nogil:
     return b.room >= room or _reserve(b, room if room > 2 * b.room else 2 * b.room)
 
 
+cdef struct _Keys:
+    unsigned char *data
+    size_t room
+
+
 cdef struct _Lines:
     # a buffer whose data starts on a cache line (the bit-sliced tables: a group's
     # entry of 64 bytes is then one line, however the heap lays it out)
@@ -339,6 +346,7 @@ cdef struct _Work:
     _Lines tables
     _Buf sorted_stored  # stored and items in buckets by their cut bits
     _Buf sorted_items[3]
+    _Keys keys  # the bucket of each mask being sorted
 
 
 cdef void _release_work(_Work *w) noexcept nogil:
@@ -363,6 +371,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
     release(w.stored.data)
     release(w.tables.raw)
     release(w.sorted_stored.data)
+    release(w.keys.data)
     for i in range(_CLASSES):
         release(w.items[i].data)
         release(w.sorted_items[i].data)
@@ -739,27 +748,49 @@ cdef inline uint32_t _bucket(uint64_t x, const int *cut, int k) noexcept nogil:
 
 
 cdef bint _sort_buckets(const _Buf *src, _Buf *dest, const int *cut, int k,
-                        size_t *start) noexcept nogil:
-    # src's masks into dest by bucket (counting sort); bucket b is start[b]..start[b + 1]
+                        size_t *start, _Keys *keys) noexcept nogil:
+    # src's masks into dest by bucket (counting sort); bucket b is start[b]..start[b + 1].
+    # Each mask's bucket is found once; the counts go to four tallies in turn, so
+    # that a run of masks in one bucket does not wait on one counter
     cdef size_t i, buckets = (<size_t>1) << k, b
-    cdef uint32_t key
+    cdef size_t tally[4][(1 << _MOST_CUTS)]
+    cdef size_t at[(1 << _MOST_CUTS)]
+    cdef unsigned char *key
+    cdef unsigned char *grown
     if not _reserve(dest, src.size + 1):
         return False
-    for b in range(buckets + 1):
-        start[b] = 0
+    if keys.room < src.size:
+        grown = <unsigned char *>realloc(keys.data, src.size)
+        if grown == NULL:
+            return False
+        keys.data = grown
+        keys.room = src.size
+    key = keys.data
+    memset(tally, 0, sizeof(tally))
     for i in range(src.size):
-        start[_bucket(src.data[i], cut, k) + 1] += 1
-    for b in range(buckets):
-        start[b + 1] += start[b]
-    for i in range(src.size):
-        key = _bucket(src.data[i], cut, k)
-        dest.data[start[key]] = src.data[i]
-        start[key] += 1
-    for b in range(buckets, 0, -1):  # each start moved to its bucket's end
-        start[b] = start[b - 1]
+        key[i] = <unsigned char>_bucket(src.data[i], cut, k)
+        tally[i & 3][key[i]] += 1
     start[0] = 0
+    for b in range(buckets):
+        at[b] = start[b]
+        start[b + 1] = start[b] + tally[0][b] + tally[1][b] + tally[2][b] + tally[3][b]
+    for i in range(src.size):
+        dest.data[at[key[i]]] = src.data[i]
+        at[key[i]] += 1
     dest.size = src.size
     return True
+
+
+cdef void _held(const _Buf *masks, size_t step, uint64_t *held) noexcept nogil:
+    # held[b] += how many of every step-th mask hold bit b
+    cdef size_t j = 0
+    cdef uint64_t x
+    while j < masks.size:
+        x = masks.data[j]
+        while x:
+            held[nq_ctz64(x)] += 1
+            x &= x - 1
+        j += step
 
 
 cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
@@ -773,10 +804,10 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     cdef int cut[_MOST_CUTS]
     cdef size_t starts[_CLASSES + 1][(1 << _MOST_CUTS) + 1]
     cdef int k = 0, b, i, cls, pick
-    cdef size_t j, groups, reach
+    cdef size_t groups, reach, step
     cdef size_t most = w.stored.size // _BUCKET
     cdef uint32_t bs, bi, buckets
-    cdef uint64_t x, total = 0, chosen = 0
+    cdef uint64_t total = 0, chosen = 0
     cdef _Buf view, items_view
     while most > 1 and k < _MOST_CUTS and k < bits:
         most >>= 1
@@ -784,17 +815,13 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     for b in range(64):
         held_stored[b] = 0
         held_items[b] = 0
-    for j in range(w.stored.size):
-        x = w.stored.data[j]
-        while x:
-            held_stored[nq_ctz64(x)] += 1
-            x &= x - 1
+    # the shares from a sample of each side, every step-th mask, at most about
+    # _HELD_SAMPLE of them (counting every bit of every mask took a third of
+    # count(19)); any cut counts exactly, the shares only choose a good one
+    _held(&w.stored, w.stored.size // _HELD_SAMPLE + 1, held_stored)
+    step = (w.items[0].size + w.items[1].size + w.items[2].size) // _HELD_SAMPLE + 1
     for cls in range(_CLASSES):
-        for j in range(w.items[cls].size):
-            x = w.items[cls].data[j]
-            while x:
-                held_items[nq_ctz64(x)] += 1
-                x &= x - 1
+        _held(&w.items[cls], step, held_items)
     for i in range(k):
         best = 0
         pick = -1
@@ -806,10 +833,11 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
         cut[i] = pick
         chosen |= (<uint64_t>1) << pick
     buckets = (<uint32_t>1) << k
-    if not _sort_buckets(&w.stored, &w.sorted_stored, cut, k, starts[_CLASSES]):
+    if not _sort_buckets(&w.stored, &w.sorted_stored, cut, k, starts[_CLASSES], &w.keys):
         return False
     for cls in range(_CLASSES):
-        if not _sort_buckets(&w.items[cls], &w.sorted_items[cls], cut, k, starts[cls]):
+        if not _sort_buckets(&w.items[cls], &w.sorted_items[cls], cut, k, starts[cls],
+                             &w.keys):
             return False
     for bs in range(buckets):
         view.data = w.sorted_stored.data + starts[_CLASSES][bs]
