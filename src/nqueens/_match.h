@@ -163,12 +163,30 @@ static inline int nq_popcount_plain(uint64_t x)
 /* nq_slice: the tables of `groups` groups of stored masks (bits bits each),
  * the last group padded with masks that hold every bit (they meet only an
  * empty item) */
-static inline void nq_transpose(uint64_t *a)
+/* the transposes' first step, where the masks hold at most 32 bits: only rows
+ * 0..31 of the result are read, and they need only the low halves of the
+ * rows; the caller has put row k + 32's low half in row k's high half, and
+ * the other steps then run on rows 0..31 */
+#define NQ_HALF(j, m, rows)                                                       \
+    do {                                                                          \
+        (j) = 16;                                                                 \
+        (m) ^= (m) >> 16;                                                         \
+        (rows) = 32;                                                              \
+    } while (0)
+
+static inline void nq_transpose(uint64_t *a, int bits)
 {
-    /* a 64 x 64 bit matrix in place: bit c of a[r] becomes bit r of a[c] */
+    /* a 64 x 64 bit matrix in place: bit c of a[r] becomes bit r of a[c]
+     * (for bits <= 32: a[0..31] only) */
     uint64_t m = 0xFFFFFFFF00000000ULL;
-    for (int j = 32; j; j >>= 1, m ^= m >> j) {
-        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+    int j = 32, rows = 64;
+    if (bits <= 32) {
+        for (int k = 0; k < 32; k++)
+            a[k] = (a[k] & 0xFFFFFFFFULL) | (a[k + 32] << 32);
+        NQ_HALF(j, m, rows);
+    }
+    for (; j; j >>= 1, m ^= m >> j) {
+        for (int k = 0; k < rows; k = ((k | j) + 1) & ~j) {
             const uint64_t t = ((a[k] >> j) ^ a[k | j]) & (m >> j);
             a[k] ^= t << j;
             a[k | j] ^= t;
@@ -187,7 +205,7 @@ static inline void nq_transpose(uint64_t *a)
                 const size_t at = g * 64 * NQ_GROUP + (size_t)(kk * 64 + j);      \
                 block[j] = at < size ? stored[at] : ~(uint64_t)0;                 \
             }                                                                     \
-            nq_transpose(block);                                                  \
+            nq_transpose(block, bits);                                            \
             for (int b = 0; b < 64; b++)                                          \
                 slices[b][kk] = b < bits ? ~block[b] : ~(uint64_t)0;              \
         }                                                                         \
@@ -325,10 +343,19 @@ NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
             a[j][1] = _mm256_loadu_si256((const void *)(from + 4));
         }
         uint64_t m = 0xFFFFFFFF00000000ULL;
-        for (int j = 32; j; j >>= 1, m ^= m >> j) {
+        int j = 32, rows = 64;
+        if (bits <= 32) { /* as v4 does */
+            const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFLL);
+            for (int k = 0; k < 32; k++)
+                for (int h = 0; h < 2; h++)
+                    a[k][h] = _mm256_or_si256(_mm256_and_si256(a[k][h], low),
+                                              _mm256_slli_epi64(a[k + 32][h], 32));
+            NQ_HALF(j, m, rows);
+        }
+        for (; j; j >>= 1, m ^= m >> j) {
             const __m128i shift = _mm_cvtsi32_si128(j);
             const __m256i keep = _mm256_set1_epi64x((long long)(m >> j));
-            for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            for (int k = 0; k < rows; k = ((k | j) + 1) & ~j) {
                 for (int h = 0; h < 2; h++) {
                     const __m256i t = _mm256_and_si256(
                         _mm256_xor_si256(_mm256_srl_epi64(a[k][h], shift), a[k | j][h]), keep);
@@ -378,12 +405,21 @@ NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
             const __mmask8 lanes = left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1);
             a[j] = _mm512_mask_loadu_epi64(ones, lanes, (const void *)(stored + (left ? at : 0)));
         }
-        /* bit c of a[r] becomes bit r of a[c], in each lane */
+        /* bit c of a[r] becomes bit r of a[c], in each lane; for masks of up to
+         * 32 bits only a[0..31] are read: the first step keeps those (NQ_HALF) */
         uint64_t m = 0xFFFFFFFF00000000ULL;
-        for (int j = 32; j; j >>= 1, m ^= m >> j) {
+        int j = 32, rows = 64;
+        if (bits <= 32) {
+            const __m512i low = _mm512_set1_epi64(0xFFFFFFFFLL);
+            for (int k = 0; k < 32; k++)
+                a[k] = _mm512_or_si512(_mm512_and_si512(a[k], low),
+                                       _mm512_slli_epi64(a[k + 32], 32));
+            NQ_HALF(j, m, rows);
+        }
+        for (; j; j >>= 1, m ^= m >> j) {
             const __m128i shift = _mm_cvtsi32_si128(j);
             const __m512i keep = _mm512_set1_epi64((long long)(m >> j));
-            for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            for (int k = 0; k < rows; k = ((k | j) + 1) & ~j) {
                 const __m512i t = _mm512_and_si512(
                     _mm512_xor_si512(_mm512_srl_epi64(a[k], shift), a[k | j]), keep);
                 a[k] = _mm512_xor_si512(a[k], _mm512_sll_epi64(t, shift));

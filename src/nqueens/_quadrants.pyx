@@ -559,6 +559,10 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         batch[cls].at = w.spans + 4 * _SPANS_FROM[cls] * ((<size_t>1) << h)
         batch[cls].count = 0
         batch[cls].need = 0
+    if memo != NULL and mode != BY_CLASS:  # the common case, in a loop of its own
+        _memo_spans(&batch[0], w.spread[side], m, k, cols, north_rows << h, c.start,
+                    memo.start)
+        chosen = (<uint32_t>1) << m  # (no other subset)
     while chosen < ((<uint32_t>1) << m):  # the k-subsets of the columns (Gosper)
         sub = w.spread[side][chosen]
         first = c.start[cols ^ sub]
@@ -606,6 +610,39 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
                                       south.d1, south.d2, south.packed, batch[cls].at,
                                       batch[cls].count)
     return True
+
+
+cdef void _memo_spans(_Spans *b, const uint32_t *spread, int m, int k, uint32_t cols,
+                      uint32_t north_key, const size_t *south_start,
+                      const uint32_t *north_start) noexcept nogil:
+    # _halves' joins for one batch, the north placements from the memo: the same
+    # spans as its general loop, with every pointer and count in locals
+    cdef uint32_t chosen = ((<uint32_t>1) << k) - 1, low, ripple, sub, key
+    cdef uint32_t *at = b.at
+    cdef size_t count = 0, first, end, a_first, a_end
+    cdef uint64_t need = 0
+    while chosen < ((<uint32_t>1) << m):
+        sub = spread[chosen]
+        first = south_start[cols ^ sub]
+        end = south_start[(cols ^ sub) + 1]
+        key = north_key | sub
+        a_first = north_start[key]
+        a_end = north_start[key + 1]
+        # written whether or not it is kept (no branch to mispredict): kept when
+        # both lists hold placements (the room: 2 ** h joins, more than subsets)
+        at[4 * count] = <uint32_t>a_first
+        at[4 * count + 1] = <uint32_t>a_end
+        at[4 * count + 2] = <uint32_t>first
+        at[4 * count + 3] = <uint32_t>end
+        count += (a_end > a_first) & (end > first)
+        need += (a_end - a_first) * (end - first)
+        if chosen == 0:
+            break
+        low = chosen & (~chosen + 1)
+        ripple = chosen + low
+        chosen = ((ripple ^ chosen) >> (2 + nq_ctz64(low))) | ripple  # (low: a power of 2)
+    b.count = count
+    b.need = need
 
 
 cdef inline int _popcount32(uint32_t x) noexcept nogil:
