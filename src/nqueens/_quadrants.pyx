@@ -334,8 +334,8 @@ cdef struct _Memo:
 
 
 cdef struct _Work:
-    uint32_t *spread[2]  # west, east: compressed column subset -> the columns
-    int spread_bits[2]
+    uint32_t *spread[2]  # west, east: the subsets of the free columns, by size (below)
+    uint32_t size_from[2][34]  # those of size k: spread[side][size_from[side][k]] on
     _Buf north1, north2, north_packed
     uint32_t *spans  # _halves' joins by class (_Spans), room for 5 x 2 ** h of them
     _Memo memo[2]  # west, east
@@ -537,8 +537,9 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     cdef uint32_t south_rows = rows >> g.off
     cdef int k = _popcount32(north_rows)
     cdef int side = 1 if east else 0
-    cdef int m = w.spread_bits[side]
-    cdef uint32_t chosen = ((<uint32_t>1) << k) - 1, low, ripple, sub, key
+    cdef const uint32_t *subsets = w.spread[side] + w.size_from[side][k]
+    cdef size_t many = w.size_from[side][k + 1] - w.size_from[side][k], i
+    cdef uint32_t sub, key
     cdef size_t na, nb, plain_a, plain_b, first, a_first = 0, size
     cdef size_t north_at = 0  # without the memo: where the next north placements go
     cdef _Spans batch[3]  # the joins, by weight class (BY_CLASS) or all in batch[0]
@@ -560,11 +561,10 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         batch[cls].count = 0
         batch[cls].need = 0
     if memo != NULL and mode != BY_CLASS:  # the common case, in a loop of its own
-        _memo_spans(&batch[0], w.spread[side], m, k, cols, north_rows << h, c.start,
-                    memo.start)
-        chosen = (<uint32_t>1) << m  # (no other subset)
-    while chosen < ((<uint32_t>1) << m):  # the k-subsets of the columns (Gosper)
-        sub = w.spread[side][chosen]
+        _memo_spans(&batch[0], subsets, many, cols, north_rows << h, c.start, memo.start)
+        many = 0
+    for i in range(many):  # the subsets of the columns as large as north_rows
+        sub = subsets[i]
         first = c.start[cols ^ sub]
         nb = c.start[(cols ^ sub) + 1]
         plain_b = c.plain[cols ^ sub]
@@ -595,11 +595,6 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
             _span(&batch[1], a_first, plain_a, plain_b, nb)
             _span(&batch[1], plain_a, na, first, plain_b)
             _span(&batch[2], plain_a, na, plain_b, nb)
-        if chosen == 0:
-            break
-        low = chosen & (~chosen + 1)
-        ripple = chosen + low
-        chosen = ((ripple ^ chosen) >> (2 + nq_ctz64(low))) | ripple  # (low: a power of 2)
     for cls in range(_CLASSES):
         if batch[cls].count:
             out = &w.items[cls] if mode == BY_CLASS else (
@@ -612,17 +607,17 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     return True
 
 
-cdef void _memo_spans(_Spans *b, const uint32_t *spread, int m, int k, uint32_t cols,
+cdef void _memo_spans(_Spans *b, const uint32_t *subsets, size_t many, uint32_t cols,
                       uint32_t north_key, const size_t *south_start,
                       const uint32_t *north_start) noexcept nogil:
     # _halves' joins for one batch, the north placements from the memo: the same
     # spans as its general loop, with every pointer and count in locals
-    cdef uint32_t chosen = ((<uint32_t>1) << k) - 1, low, ripple, sub, key
+    cdef uint32_t sub, key
     cdef uint32_t *at = b.at
-    cdef size_t count = 0, first, end, a_first, a_end
+    cdef size_t count = 0, first, end, a_first, a_end, i
     cdef uint64_t need = 0
-    while chosen < ((<uint32_t>1) << m):
-        sub = spread[chosen]
+    for i in range(many):
+        sub = subsets[i]
         first = south_start[cols ^ sub]
         end = south_start[(cols ^ sub) + 1]
         key = north_key | sub
@@ -636,11 +631,6 @@ cdef void _memo_spans(_Spans *b, const uint32_t *spread, int m, int k, uint32_t 
         at[4 * count + 3] = <uint32_t>end
         count += (a_end > a_first) & (end > first)
         need += (a_end - a_first) * (end - first)
-        if chosen == 0:
-            break
-        low = chosen & (~chosen + 1)
-        ripple = chosen + low
-        chosen = ((ripple ^ chosen) >> (2 + nq_ctz64(low))) | ripple  # (low: a power of 2)
     b.count = count
     b.need = need
 
@@ -904,21 +894,30 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
 
 
 cdef void _spread_columns(_Work *w, int side, uint32_t cols) noexcept nogil:
-    # spread[side][c]: the subset of `cols` whose i-th column is in it when bit i of c is
-    cdef int m = 0, i
-    cdef int positions[32]
-    cdef uint32_t c, out
-    while cols:
-        positions[m] = nq_ctz64(cols)
-        cols &= cols - 1
-        m += 1
-    w.spread_bits[side] = m
-    for c in range((<uint32_t>1) << m):
-        out = 0
-        for i in range(m):
-            if (c >> i) & 1:
-                out |= (<uint32_t>1) << positions[i]
-        w.spread[side][c] = out
+    # spread[side]: every subset of `cols`, by size (size_from[side][k] to
+    # size_from[side][k + 1] - 1: those of k columns), each size in increasing
+    # order (as Gosper's hack would list them), so that _halves reads them in turn
+    cdef int m = _popcount32(cols), k
+    cdef uint32_t c, sub
+    cdef uint32_t *at = w.size_from[side]
+    for k in range(34):
+        at[k] = 0
+    for c in range((<uint32_t>1) << m):  # how many of each size, then where each size starts
+        at[_popcount32(c) + 1] += 1
+    for k in range(m + 1):
+        at[k + 1] += at[k]
+    for k in range(m + 2, 34):  # sizes beyond m: none (they start and end at the last)
+        at[k] = at[m + 1]
+    sub = 0
+    while True:  # the subsets of cols in increasing order, each after those of its size
+        w.spread[side][at[_popcount32(sub)]] = sub
+        at[_popcount32(sub)] += 1
+        if sub == cols:
+            break
+        sub = (sub - cols) & cols
+    for k in range(m, 0, -1):  # each start moved on to its size's end: back
+        at[k] = at[k - 1]
+    at[0] = 0
 
 
 cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
