@@ -50,6 +50,9 @@
 
 #define NQ_GROUP 8 /* words per group: 512 stored masks */
 #define NQ_CHUNK 5 /* bit positions per table lookup */
+#if NQ_CHUNK != 5
+#error "nq_slice_v4 builds a chunk's 32 entries as two halves of 16"
+#endif
 
 enum { NQ_BASELINE = 0, NQ_V3 = 1, NQ_V4 = 2 };
 
@@ -434,11 +437,27 @@ NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
                 const int b = c * NQ_CHUNK + i;
                 slice[i] = b < bits ? _mm512_xor_si512(a[b], ones) : ones;
             }
-            _mm512_store_si512((void *)entry, ones);
-            for (int v = 1; v < 32; v++) {
-                const __m512i from = _mm512_load_si512((const void *)(entry + (v & (v - 1)) * NQ_GROUP));
-                _mm512_store_si512((void *)(entry + v * NQ_GROUP),
-                                   _mm512_and_si512(from, slice[nq_ctz64((unsigned)v)]));
+            /* entries 0..15 in registers (each the AND of one before it and a
+             * slice), stored with entries 16..31, their ANDs with the last slice
+             * (NQ_CHUNK is 5: checked where it is defined) */
+            __m512i e[16];
+            e[0] = ones;
+#if defined(__clang__)
+#pragma unroll
+#elif defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+            for (int v = 1; v < 16; v++)
+                e[v] = _mm512_and_si512(e[v & (v - 1)], slice[nq_ctz64((unsigned)v)]);
+#if defined(__clang__)
+#pragma unroll
+#elif defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+            for (int v = 0; v < 16; v++) {
+                _mm512_store_si512((void *)(entry + v * NQ_GROUP), e[v]);
+                _mm512_store_si512((void *)(entry + (v + 16) * NQ_GROUP),
+                                   _mm512_and_si512(e[v], slice[4]));
             }
         }
     }
