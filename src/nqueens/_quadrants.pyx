@@ -73,7 +73,6 @@ cdef enum:
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
     _SLACK = 8  # words past the last one kept that nq_place may write
-    _MEMO_FROM = 1024  # row sets in one call from which the memo is made at once
     _MEMO_MAX_H = 9  # quadrants up to this side keep a job's north placements (below;
     # at h = 9, n = 18 and 19, they take about 36 MB a thread and gain 5-8% since the
     # joins are batched; at h = 10 they would take hundreds)
@@ -323,13 +322,18 @@ cdef struct _South:
 
 
 cdef struct _Memo:
-    # one side's north quadrant placements for the job at hand, every key at
-    # once (a row set's north rows change from one row set to the next, and the
-    # same keys came back thousands of times): key k's are start[k]..start[k+1],
-    # those off the long diagonals first, up to plain[k]
+    # one side's north quadrant placements for the job at hand, kept as they are
+    # first needed (a row set's north rows change from one row set to the next,
+    # and the same keys come back thousands of times): when ready[r], those of
+    # every key (r, c) that a row set with north rows r asks for are in place:
+    # key k's are start[k]..end[k] - 1, those off the long diagonals first, up to
+    # plain[k]; `size` placements in all
     _Buf d1, d2, packed
     uint32_t *start
+    uint32_t *end
     uint32_t *plain
+    unsigned char *ready
+    size_t size
     Mode mode
 
 
@@ -339,7 +343,7 @@ cdef struct _Work:
     _Buf north1, north2, north_packed
     uint32_t *spans  # _halves' joins by class (_Spans), room for 5 x 2 ** h of them
     _Memo memo[2]  # west, east
-    bint memo_ready
+    bint memo_on  # the job's north placements are kept (h <= _MEMO_MAX_H)
     _South south[2]  # west, east
     _Buf stored
     _Buf items[3]  # _CLASSES
@@ -358,7 +362,9 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.memo[i].d2.data)
         release(w.memo[i].packed.data)
         release(w.memo[i].start)
+        release(w.memo[i].end)
         release(w.memo[i].plain)
+        release(w.memo[i].ready)
     release(w.north_packed.data)
     release(w.spans)
     for i in range(2):
@@ -477,50 +483,53 @@ cdef struct _Placed:
     const uint64_t *packed
 
 
-cdef bint _build_memo(const _Table *t, const _Geo *g, _Work *w,
-                      const _Job *job) noexcept nogil:
-    # every north placement of each side for this job, in the modes _count_rows
-    # asks for (east: OFF_LONG or ALL, west: BY_CLASS or ALL); False: no memory
-    cdef int h = t.h, side
-    cdef size_t keys = (<size_t>1) << (2 * h), key, k, plain, need
-    cdef uint32_t low = (<uint32_t>1 << h) - 1, rows, cols, free_cols
-    cdef uint32_t free_rows = job.rows & low
+cdef bint _memo_reset(const _Table *t, _Work *w, const _Job *job) noexcept nogil:
+    # both sides' memos emptied for a new job, in the modes _count_rows asks for
+    # (east: OFF_LONG or ALL, west: BY_CLASS or ALL); False: no memory
+    cdef int side
+    cdef size_t keys = (<size_t>1) << (2 * t.h)
     cdef _Memo *m
-    w.memo_ready = False
     for side in range(2):
         m = &w.memo[side]
         if side:
             m.mode = OFF_LONG if job.symmetric else ALL
         else:
             m.mode = BY_CLASS if job.symmetric else ALL
-        free_cols = job.east if side else job.west
         if m.start == NULL:  # (each made once, kept with the Scratch)
-            m.start = <uint32_t *>malloc((keys + 1) * sizeof(uint32_t))
+            m.start = <uint32_t *>malloc(keys * sizeof(uint32_t))
+        if m.end == NULL:
+            m.end = <uint32_t *>malloc(keys * sizeof(uint32_t))
         if m.plain == NULL:
             m.plain = <uint32_t *>malloc(keys * sizeof(uint32_t))
-        if m.start == NULL or m.plain == NULL:
+        if m.ready == NULL:
+            m.ready = <unsigned char *>malloc((<size_t>1) << t.h)
+        if m.start == NULL or m.end == NULL or m.plain == NULL or m.ready == NULL:
             return False
-        need = 0
-        for key in range(keys):
-            rows = <uint32_t>(key >> h)
-            cols = <uint32_t>key & low
-            if not (rows & ~free_rows) and not (cols & ~free_cols):
-                need += t.start[key + 1] - t.start[key]
-        if not _reserve_placed(&m.d1, &m.d2, &m.packed, need):
+        memset(m.ready, 0, (<size_t>1) << t.h)
+        m.size = 0
+    return True
+
+
+cdef bint _memo_fill(const _Table *t, const _Geo *g, _Memo *m, bint east,
+                     uint32_t north_rows, const uint32_t *subsets, size_t many,
+                     uint64_t holes1, uint64_t holes2) noexcept nogil:
+    # the north placements of north_rows with each of these column subsets (all
+    # those of its size), appended to the memo; False: no memory
+    cdef size_t i, size = m.size, room, plain
+    cdef uint32_t key
+    for i in range(many):
+        key = (north_rows << t.h) | subsets[i]
+        room = size + t.start[key + 1] - t.start[key] + _SLACK
+        if not (_grow(&m.d1, room) and _grow(&m.d2, room) and _grow(&m.packed, room)):
             return False
-        k = 0
-        for key in range(keys):
-            m.start[key] = <uint32_t>k
-            m.plain[key] = <uint32_t>k
-            rows = <uint32_t>(key >> h)
-            cols = <uint32_t>key & low
-            if not (rows & ~free_rows) and not (cols & ~free_cols):
-                plain = k
-                k += _quadrant(t, g, rows, cols, False, side, job.holes1, job.holes2,
-                               m.mode, &m.d1, &m.d2, &m.packed, k, &plain)
-                m.plain[key] = <uint32_t>plain
-        m.start[keys] = <uint32_t>k
-    w.memo_ready = True
+        m.start[key] = <uint32_t>size
+        plain = size
+        size += _quadrant(t, g, north_rows, subsets[i], False, east, holes1, holes2,
+                          m.mode, &m.d1, &m.d2, &m.packed, size, &plain)
+        m.plain[key] = <uint32_t>plain
+        m.end[key] = <uint32_t>size
+    m.size = size
+    m.ready[north_rows] = 1
     return True
 
 
@@ -546,10 +555,13 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     cdef _Buf *out
     cdef int cls
     cdef _South *c = &w.south[side]
-    cdef const _Memo *memo = NULL  # the job's north placements, when _build_memo made them
+    cdef _Memo *memo = NULL  # the job's north placements, where they are kept
     cdef _Placed north, south
-    if w.memo_ready and w.memo[side].mode == mode:
+    if w.memo_on and w.memo[side].mode == mode:
         memo = &w.memo[side]
+        if not memo.ready[north_rows] and not _memo_fill(t, g, memo, east, north_rows, subsets,
+                                                         many, holes1, holes2):
+            return False
         north.d1, north.d2, north.packed = memo.d1.data, memo.d2.data, memo.packed.data
     else:
         north.d1, north.d2, north.packed = w.north1.data, w.north2.data, w.north_packed.data
@@ -561,7 +573,8 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         batch[cls].count = 0
         batch[cls].need = 0
     if memo != NULL and mode != BY_CLASS:  # the common case, in a loop of its own
-        _memo_spans(&batch[0], subsets, many, cols, north_rows << h, c.start, memo.start)
+        _memo_spans(&batch[0], subsets, many, cols, north_rows << h, c.start, memo.start,
+                    memo.end)
         many = 0
     for i in range(many):  # the subsets of the columns as large as north_rows
         sub = subsets[i]
@@ -571,7 +584,7 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         if memo != NULL:
             key = (north_rows << h) | sub
             a_first = memo.start[key]
-            na = memo.start[key + 1] if nb > first else a_first
+            na = memo.end[key] if nb > first else a_first
             plain_a = memo.plain[key]
         else:
             # appended after the row set's earlier ones, which batched joins still read
@@ -609,7 +622,7 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
 
 cdef void _memo_spans(_Spans *b, const uint32_t *subsets, size_t many, uint32_t cols,
                       uint32_t north_key, const size_t *south_start,
-                      const uint32_t *north_start) noexcept nogil:
+                      const uint32_t *north_start, const uint32_t *north_end) noexcept nogil:
     # _halves' joins for one batch, the north placements from the memo: the same
     # spans as its general loop, with every pointer and count in locals
     cdef uint32_t sub, key
@@ -622,7 +635,7 @@ cdef void _memo_spans(_Spans *b, const uint32_t *subsets, size_t many, uint32_t 
         end = south_start[(cols ^ sub) + 1]
         key = north_key | sub
         a_first = north_start[key]
-        a_end = north_start[key + 1]
+        a_end = north_end[key]
         # written whether or not it is kept (no branch to mispredict): kept when
         # both lists hold placements (the room: 2 ** h joins, more than subsets)
         at[4 * count] = <uint32_t>a_first
@@ -1107,12 +1120,13 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
     quarter, or None for a new one (one in use by another thread is refused
     with a RuntimeError).  `planned`: how many row sets of this job the caller
     means to count with this scratch in calls like this one (a unit's tasks): a
-    core may keep work for them in the scratch (it counts the same either way)."""
+    core may keep work for them in the scratch (it counts the same either way;
+    this one keeps a job's north placements as it meets them, whatever the plan)."""
     cdef _Geo g
     cdef _Work *w
     cdef int n = quarter.n
     cdef uint64_t lo = PyNumber_Index(first), hi = PyNumber_Index(end)
-    cdef uint64_t plan = PyNumber_Index(planned)
+    cdef uint64_t _plan = PyNumber_Index(planned)  # (checked as the twin checks it)
     cdef int m = job.m, k = job.k
     cdef uint64_t total = 0, one, rank
     cdef uint32_t chosen, low, ripple
@@ -1138,20 +1152,16 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
         if not repeat:
             w.south[0].valid = False  # another job's south quadrants
             w.south[1].valid = False
-            w.memo_ready = False
             _spread_columns(w, 0, job.job.west)
             _spread_columns(w, 1, job.job.east)
+            # the job's north placements are kept as they are first needed (they
+            # cost no more than placing them once), up to h = _MEMO_MAX_H
+            w.memo_on = g.h <= _MEMO_MAX_H
+            if w.memo_on and not _memo_reset(&quarter.t, w, &job.job):
+                failed = 1
+                hi = lo  # nothing counted: the MemoryError below
             scratch.last = job.job
-            scratch.has_last = True
-        # the job's north placements, where they pay: a call of many row sets (or
-        # one of a plan of many: `planned`) makes them for the calls of the same
-        # job after it (a few row sets, as the pace of estimate() counts from
-        # random jobs, would pay for all of them)
-        if (not w.memo_ready and g.h <= _MEMO_MAX_H
-                and (hi - lo >= _MEMO_FROM or plan >= _MEMO_FROM)
-                and not _build_memo(&quarter.t, &g, w, &job.job)):
-            failed = 1
-            hi = lo  # nothing counted: the MemoryError below
+            scratch.has_last = not failed
         if lo < hi:
             chosen = _unrank(lo, m, k)
             rank = lo
