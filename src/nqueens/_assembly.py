@@ -297,8 +297,9 @@ def count_tasks(
 ) -> list[int]:
     """The weighted counts of some tasks, in the calling thread (the core drops the
     GIL), with this thread's working memory for this quarter, kept in `per_thread`.
-    The core is told how many row sets of each job the tasks hold, so that tasks
-    of a unit keep the job's north placements as one long task does."""
+    The core is told how many row sets of each job the tasks hold, a hint it may use
+    (the compiled core keeps a job's north placements as it meets them, the same
+    for the tasks of a unit as for one long task)."""
     core = _select.quadrants
     scratch = getattr(per_thread, "scratch", None)
     if scratch is None or scratch.quarter is not quarter:

@@ -1120,8 +1120,7 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
     quarter, or None for a new one (one in use by another thread is refused
     with a RuntimeError).  `planned`: how many row sets of this job the caller
     means to count with this scratch in calls like this one (a unit's tasks): a
-    core may keep work for them in the scratch (it counts the same either way;
-    this one keeps a job's north placements as it meets them, whatever the plan)."""
+    core may keep work for them in the scratch (it counts the same either way)."""
     cdef _Geo g
     cdef _Work *w
     cdef int n = quarter.n
