@@ -323,11 +323,13 @@ cdef struct _South:
 
 cdef struct _Memo:
     # one side's north quadrant placements for the job at hand, kept as they are
-    # first needed (a row set's north rows change from one row set to the next,
-    # and the same keys come back thousands of times): when ready[r], those of
-    # every key (r, c) that a row set with north rows r asks for are in place:
-    # key k's are start[k]..end[k] - 1, those off the long diagonals first, up to
-    # plain[k]; `size` placements in all
+    # needed again (a row set's north rows change from one row set to the next,
+    # and the same keys come back thousands of times): ready[r] is 1 once a row
+    # set with north rows r has placed its own, 2 once those of every key (r, c)
+    # it may ask for are kept: key k's are start[k]..end[k] - 1, those off the long
+    # diagonals first, up to plain[k]; `size` placements in all.  (Kept only from
+    # the second use, a few row sets from random places, as the pace of
+    # estimate() counts, cost what they did without it.)
     _Buf d1, d2, packed
     uint32_t *start
     uint32_t *end
@@ -529,7 +531,7 @@ cdef bint _memo_fill(const _Table *t, const _Geo *g, _Memo *m, bint east,
         m.plain[key] = <uint32_t>plain
         m.end[key] = <uint32_t>size
     m.size = size
-    m.ready[north_rows] = 1
+    m.ready[north_rows] = 2
     return True
 
 
@@ -558,12 +560,15 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     cdef _Memo *memo = NULL  # the job's north placements, where they are kept
     cdef _Placed north, south
     if w.memo_on and w.memo[side].mode == mode:
-        memo = &w.memo[side]
-        if not memo.ready[north_rows] and not _memo_fill(t, g, memo, east, north_rows, subsets,
-                                                         many, holes1, holes2):
-            return False
-        north.d1, north.d2, north.packed = memo.d1.data, memo.d2.data, memo.packed.data
-    else:
+        if w.memo[side].ready[north_rows] == 0:  # its first use: placed as without it
+            w.memo[side].ready[north_rows] = 1
+        else:
+            memo = &w.memo[side]
+            if memo.ready[north_rows] == 1 and not _memo_fill(t, g, memo, east, north_rows,
+                                                              subsets, many, holes1, holes2):
+                return False
+            north.d1, north.d2, north.packed = memo.d1.data, memo.d2.data, memo.packed.data
+    if memo == NULL:
         north.d1, north.d2, north.packed = w.north1.data, w.north2.data, w.north_packed.data
     if not _fill_south(t, g, c, east, south_rows, cols, holes1, holes2, mode):
         return False
