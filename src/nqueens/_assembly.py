@@ -296,25 +296,21 @@ def count_tasks(
     per_thread: threading.local,
 ) -> list[int]:
     """The weighted counts of some tasks, in the calling thread (the core drops the
-    GIL), with this thread's working memory for this quarter, kept in `per_thread`.
-    The core is told how many row sets of each job the tasks hold, a hint it may use
-    (the compiled core keeps a job's north placements as it meets them, the same
-    for the tasks of a unit as for one long task)."""
+    GIL), with this thread's working memory for this quarter, kept in `per_thread`
+    (the compiled core keeps a job's north placements there as it meets them, the
+    same for the tasks of a unit as for one long task)."""
     core = _select.quadrants
     scratch = getattr(per_thread, "scratch", None)
     if scratch is None or scratch.quarter is not quarter:
         scratch = per_thread.scratch = core.Scratch(quarter)
     found = []
     made: dict[int, Any] = {}  # the core's checked form of each job, made once
-    planned: dict[int, int] = {}
-    for t in run:
-        planned[t.job] = planned.get(t.job, 0) + t.end - t.first
     for t in run:
         j = all_jobs[t.job]
         if t.job not in made:
             made[t.job] = core.Job(
                 quarter.n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric
             )
-        value = core.count_rows(quarter, made[t.job], t.first, t.end, stop, scratch, planned[t.job])
+        value = core.count_rows(quarter, made[t.job], t.first, t.end, stop, scratch)
         found.append(j.weight * value)
     return found
