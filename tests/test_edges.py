@@ -232,7 +232,7 @@ def test_a_hopeless_count_says_so_at_once():
 def test_a_count_of_minutes_gives_an_estimate_first():
     from nqueens._estimate import duration_text as describe
 
-    took = nqueens.estimate(20, workers=2, budget=0.3)
+    took = nqueens.estimate(20, workers=2, budget=2)
     assert took.seconds > 10  # a minute here; at least tens of seconds on any machine
     assert describe(90) == "90 seconds" and describe(3600) == "60 minutes"
     assert describe(3 * 86400) == "3 days"
