@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -35,6 +36,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="run without the compiled extension (tests marked native are deselected)",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # a run started as a background job (`cmd &` in a script, nohup) ignores Ctrl-C, and so
+    # would every command the tests start and then interrupt: they would search on for ever.
+    # A handler of this process's own is reset to the default in every child at its exec.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
