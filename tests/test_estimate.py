@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -27,6 +28,38 @@ def test_probes_estimate_the_count_within_its_error(native_core, n):
     assert abs(found.solutions - A000170[n]) < 5 * found.solutions_error
     assert found.probes > 100
     assert found.seconds > 0 and found.paced  # runs of n <= 17 finish within the budget
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_the_pace_times_a_cheap_run_again_once_its_placements_are_kept(
+    native_core, monkeypatch, slow
+):
+    # a whole count uses each north placement of a job many times (the core keeps it
+    # from its second use); a run of a few row sets uses each once: so a cheap run is
+    # counted three times over, on the same working memory, and timed the last time
+    from nqueens import _assembly
+
+    calls = []
+    count_tasks = _assembly.count_tasks
+
+    def recorded(quarter, jobs, run, stop, per_thread):
+        calls.append((tuple(run), id(per_thread)))
+        if slow:
+            time.sleep(0.05)  # above a fiftieth of the pace's share of the budget
+        return count_tasks(quarter, jobs, run, stop, per_thread)
+
+    monkeypatch.setattr(_assembly, "count_tasks", recorded)
+    found = nqueens.estimate(17, budget=1.0, seed=5)
+    assert found.paced and len(calls) >= 6
+    assert len({memory for _, memory in calls}) == 1
+    runs = [run for run, _ in calls]
+    if slow:  # a dear run is timed once: each call another run
+        assert all(a != b for a, b in zip(runs, runs[1:]))
+    else:
+        whole = runs[: len(runs) - len(runs) % 3]  # (the last may be cut short)
+        for k in range(0, len(whole), 3):
+            assert whole[k] == whole[k + 1] == whole[k + 2]
+            assert k == 0 or whole[k] != whole[k - 1]
 
 
 def test_unique_divides_by_the_eight_symmetries(native_core):
