@@ -7,7 +7,9 @@ sample of the seconds of one piece of it (a row set of the quadrant method or
 a subproblem), and:
 
 - a unit's time is the sum of its pieces' times, drawn from the sample (up to
-  _DRAWN pieces; beyond, by the normal law of such a sum), plus ENGINE_COST,
+  _DRAWN pieces; beyond, by the normal law of such a sum), scaled with the other
+  units' so that together they make the work W (a random total would let one
+  worker finish before W), plus ENGINE_COST,
   what Dask costs a unit (a no-op mapped over 5,000 items on a 2-worker
   LocalCluster here: 3.7 ms);
 - the scheduler hands out at most one unit every SCHEDULER_COST seconds (Dask's
@@ -69,15 +71,20 @@ def simulate(
     mean = work / pieces  # the sample's mean, scaled to the work (W may come from elsewhere)
     scale = mean / statistics.fmean(times) if statistics.fmean(times) > 0 else 0.0
     spread = statistics.pstdev(times) * scale
-    free = [built] * min(workers, units)
-    heapq.heapify(free)
-    end = 0.0
+    drawn = []
     for k in range(units):
         size = pieces // units + (1 if k < pieces % units else 0)
         if size <= _DRAWN:
-            took = sum(rng.choice(times) for _ in range(size)) * scale
+            drawn.append(sum(rng.choice(times) for _ in range(size)) * scale)
         else:
-            took = max(0.0, rng.gauss(size * mean, spread * math.sqrt(size)))
+            drawn.append(max(0.0, rng.gauss(size * mean, spread * math.sqrt(size))))
+    # the draws spread the work over the units; its total is the work's own
+    total = math.fsum(drawn)
+    shares = [took * work / total for took in drawn] if total > 0 else drawn
+    free = [built] * min(workers, units)
+    heapq.heapify(free)
+    end = 0.0
+    for k, took in enumerate(shares):
         start = max(heapq.heappop(free), k * SCHEDULER_COST)
         finish = start + took + ENGINE_COST
         end = max(end, finish)
