@@ -15,7 +15,8 @@ runs too), per n and K (16, 256, 4096 workers):
 - the units are what count() makes by default: unit_count(W, K, cost) of them,
   each a deal of about T / units tasks across the split, so a unit's time is
   the sum of that many draws from the sample (exact up to 16 draws, by the
-  normal law above), plus ENGINE_COST (Dask's measured cost of a unit here);
+  normal law above), the units' times scaled together to make W, plus
+  ENGINE_COST (Dask's measured cost of a unit here);
 - the scheduler hands out one unit every SCHEDULER_COST seconds at most (Dask's
   own guidance: about 1 ms of scheduler time a task), and each worker starts
   after building its table;
