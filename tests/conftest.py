@@ -141,15 +141,25 @@ def canonical() -> Callable[[tuple[int, ...]], tuple[int, ...]]:
     return lambda placement: min(images(placement))
 
 
-def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "nqueens", *args], capture_output=True, text=True, timeout=300
-    )
+def _run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "nqueens", *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired as exc:  # fails the test with what the child printed
+        printed = (
+            exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
+        )
+        pytest.fail(f"nqueens {' '.join(args)} hung for {timeout} s; its stderr: {printed!r}")
 
 
 @pytest.fixture(scope="session")
 def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
-    """Run `python -m nqueens ARGS...` as a user would; the finished process."""
+    """Run `python -m nqueens ARGS...` as a user would (timeout=seconds: 300); the
+    finished process."""
     return _run_cli
 
 

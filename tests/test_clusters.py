@@ -141,20 +141,6 @@ def mpiexec(*args, timeout=300):
     )
 
 
-def nqueens_cli(*args, timeout=300):
-    """`python -m nqueens ARGS`; a child that hangs fails the test with what it printed."""
-    try:
-        return subprocess.run(
-            [sys.executable, "-m", "nqueens", *args], capture_output=True, text=True,
-            timeout=timeout,
-        )  # fmt: skip
-    except subprocess.TimeoutExpired as exc:
-        printed = (
-            exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
-        )
-        pytest.fail(f"nqueens {' '.join(args)} hung for {timeout} s; its stderr: {printed!r}")
-
-
 def test_mpi_counts_exactly_and_resumes(tmp_path):
     script = tmp_path / "mpi_checks.py"
     script.write_text(MPI_SCRIPT)
@@ -173,9 +159,9 @@ def test_cli_mpi_counts_with_a_journal_and_resumes_it(tmp_path):
     assert (result.returncode, result.stdout) == (0, f"{A002562[13]}\n")
 
 
-def test_cli_mpi_outside_an_mpi_launch_says_how():
+def test_cli_mpi_outside_an_mpi_launch_says_how(cli):
     need("mpi4py", "mpi")
-    result = nqueens_cli("count", "10", "--mpi")
+    result = cli("count", "10", "--mpi")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
         "nqueens count: --mpi runs under MPI with worker processes: "
@@ -218,21 +204,21 @@ def test_a_dask_worker_killed_at_a_random_moment_costs_only_its_units(dask_clien
 # Dask from the command line
 
 
-def test_cli_dask_local_counts_with_a_journal_and_progress(tmp_path):
+def test_cli_dask_local_counts_with_a_journal_and_progress(cli, tmp_path):
     need("dask.distributed", "dask")
     path = tmp_path / "c.sqlite"
     command = ["count", "13", "--dask", "local"]
-    result = nqueens_cli(*command, "--journal", str(path), "--progress")
+    result = cli(*command, "--journal", str(path), "--progress")
     assert (result.returncode, result.stdout) == (0, f"{A000170[13]}\n"), result.stderr
     assert "100%" in result.stderr  # the bar reached its end
     assert finished_tasks(path) > 0
-    result = nqueens_cli(*command, "--journal", str(path), "--unique")
+    result = cli(*command, "--journal", str(path), "--unique")
     assert (result.returncode, result.stdout) == (0, f"{A002562[13]}\n"), result.stderr
 
 
-def test_cli_dask_scheduler_out_of_reach_exits_2_with_one_line():
+def test_cli_dask_scheduler_out_of_reach_exits_2_with_one_line(cli):
     need("dask.distributed", "dask")
-    result = nqueens_cli("count", "10", "--dask", "tcp://127.0.0.1:9", timeout=120)
+    result = cli("count", "10", "--dask", "tcp://127.0.0.1:9", timeout=120)
     assert result.returncode == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and "--dask tcp://127.0.0.1:9: cannot reach the scheduler" in lines[0]
@@ -249,8 +235,8 @@ def test_cli_dask_scheduler_out_of_reach_exits_2_with_one_line():
         (["--dask", "local", "--units", "0"], "units must be a positive int"),
     ],
 )
-def test_cli_cluster_usage_errors(args, message):
-    result = nqueens_cli("count", "10", *args)
+def test_cli_cluster_usage_errors(cli, args, message):
+    result = cli("count", "10", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
 
