@@ -139,6 +139,43 @@ def test_process_pool_executor():
         assert nqueens.count(14, workers=pool, depth=1) == A000170[14]  # the executor itself
 
 
+_FORKED_BESIDE: list[list[str]] = []  # our threads alive at each fork, while a test listens
+_LISTENING = threading.Event()
+
+
+def _before_fork():
+    if _LISTENING.is_set():
+        _FORKED_BESIDE.append(
+            [t.name for t in threading.enumerate() if t.name.startswith("nqueens")]
+        )
+
+
+os.register_at_fork(before=_before_fork)
+
+
+def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch):
+    # a fork beside a running thread may deadlock the child (Python 3.12 warns of
+    # it, a DeprecationWarning): the check of the total starts once the workers have
+    # sent a result; slowed here so that it would still run at the first submit
+    from nqueens import _select
+
+    real = _select.core.count_symmetric
+
+    def slow(n, **kwargs):
+        time.sleep(0.3)
+        return real(n, **kwargs)
+
+    monkeypatch.setattr(_select.core, "count_symmetric", slow)
+    _FORKED_BESIDE.clear()
+    _LISTENING.set()
+    try:
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+            assert nqueens.count(14, workers=pool) == A000170[14]
+    finally:
+        _LISTENING.clear()
+    assert len(_FORKED_BESIDE) == 2 and _FORKED_BESIDE == [[], []], _FORKED_BESIDE
+
+
 def test_multiprocessing_pool():
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         assert nqueens.count(13, workers=pool.map) == A000170[13]

@@ -87,7 +87,11 @@ def _burnside(n: int, total: int, symmetric: _Symmetric | None = None) -> int:
 class _Symmetric:
     """count_symmetric(n), worked out on a helper thread while the workers count
     (the core drops the GIL): 0.5 s at n = 22, 8 s at 25, for the check of the
-    total.  close() stops it, for a count that ends another way."""
+    total.  The thread starts at start() (get() starts it too): count() calls it
+    once the workers have sent a result, so that no thread of ours is running
+    when a process pool forks its processes at the first submit (a fork beside
+    a running thread may deadlock the child; Python 3.12 warns of it).
+    close() stops it, for a count that ends another way."""
 
     def __init__(self, n: int) -> None:
         self.found: list[Any] = []
@@ -96,7 +100,11 @@ class _Symmetric:
         self.helper = threading.Thread(
             target=self._work, args=(n,), name="nqueens-symmetric", daemon=True
         )
-        self.helper.start()
+
+    def start(self) -> None:
+        """Start the search, unless it has started."""
+        if self.helper.ident is None and not self.ended.is_set():
+            self.helper.start()
 
     def _work(self, n: int) -> None:
         try:
@@ -107,6 +115,7 @@ class _Symmetric:
             self.ended.set()
 
     def get(self) -> tuple[int, int]:
+        self.start()
         while not self.ended.wait(0.05):  # in slices: Ctrl-C is not held up
             pass
         if isinstance(self.found[0], BaseException):
@@ -117,6 +126,10 @@ class _Symmetric:
         """Stop the search if it still runs, and wait for it (within moments):
         nothing of a count outlives it."""
         self.stop[0] = 1
+        if self.helper.ident is None:  # never started: nothing to wait for
+            self.found.append(RuntimeError("the check of the total was closed unstarted"))
+            self.ended.set()
+            return
         pressed = wait_for([self.ended])
         if pressed is not None:
             raise pressed
@@ -476,6 +489,8 @@ class _Count:
         bar = _progress_bar(len(tasks), len(done)) if self.progress else None
         try:
             for found in self._results(tasks, pending):
+                if symmetric is not None:
+                    symmetric.start()  # the workers run: a pool has made its processes
                 done[found.task] = Row(found.value, found.version, found.core, found.verified)
                 if book is not None:
                     book.record(found.task, found.value, found.core, found.verified, found.version)
