@@ -139,21 +139,26 @@ def test_process_pool_executor():
         assert nqueens.count(14, workers=pool, depth=1) == A000170[14]  # the executor itself
 
 
-_FORKED_BESIDE: list[list[str]] = []  # our threads alive at each fork, while a test listens
+_FORKED_BESIDE: list[list[str]] = []  # our threads (and tqdm's) at each fork, while a test listens
 _LISTENING = threading.Event()
 
 
 def _before_fork():
     if _LISTENING.is_set():
         _FORKED_BESIDE.append(
-            [t.name for t in threading.enumerate() if t.name.startswith("nqueens")]
+            [
+                t.name
+                for t in threading.enumerate()
+                if t.name.startswith("nqueens") or type(t).__name__ == "TMonitor"  # tqdm's
+            ]
         )
 
 
 os.register_at_fork(before=_before_fork)
 
 
-def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch):
+@pytest.mark.parametrize("progress", [False, True])
+def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch, progress):
     # a fork beside a running thread may deadlock the child (Python 3.12 warns of
     # it, a DeprecationWarning): the check of the total starts once the workers have
     # sent a result; slowed here so that it would still run at the first submit
@@ -170,7 +175,7 @@ def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch):
     _LISTENING.set()
     try:
         with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
-            assert nqueens.count(14, workers=pool) == A000170[14]
+            assert nqueens.count(14, workers=pool, progress=progress) == A000170[14]
     finally:
         _LISTENING.clear()
     assert len(_FORKED_BESIDE) == 2 and _FORKED_BESIDE == [[], []], _FORKED_BESIDE

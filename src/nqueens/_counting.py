@@ -581,6 +581,12 @@ def _name(pool: Any) -> str:
 def _progress_bar(total: int, initial: int) -> Any:
     from tqdm import tqdm
 
-    return tqdm(
+    class Bar(tqdm):  # type: ignore[misc]
+        # without tqdm's monitor thread, which would run beside the processes that a
+        # process pool forks at the first submit (a fork beside a thread may deadlock
+        # the child); the bar is redrawn at each update, as with it
+        monitor_interval = 0
+
+    return Bar(
         total=total, initial=initial, unit="task", desc="nqueens", file=sys.stderr, smoothing=0.05
     )
