@@ -242,7 +242,7 @@ def estimate(
     times: list[float] = []
     probed = False  # whether any task was too large to count whole
     deadline = began + budget / 2  # half for the probes, half for the pace
-    least = len(tasks) if len(tasks) <= _WHOLE_MAX else _PROBES_MIN
+    least = len(tasks) if n <= _WHOLE_MAX_N else _PROBES_MIN
     while True:
         # the tasks in a random order, each once (sampling without replacement); again
         # in a new order while time is left, if probes made the estimates random; for
@@ -371,10 +371,11 @@ def _on_cluster(
 # more tasks than this are drawn with replacement
 _SHUFFLED_MAX = 10**5
 
-# so few tasks (n <= 12: 730 at n = 12; milliseconds natively, 0.2 s in Python) are
-# all counted before the probes look at the clock: a small board's estimate is exact
-# however slow the machine is at the moment; of more, at least _PROBES_MIN
-_WHOLE_MAX = 1000
+# the tasks of a board up to this n (at most 730 natively, 3,993 in Python with 16
+# threads or more, at n = 12; milliseconds natively, 0.2 s in Python) are all counted
+# before the probes look at the clock: a small board's estimate is exact however slow
+# the machine is at the moment; of a larger one, at least _PROBES_MIN
+_WHOLE_MAX_N = 12
 _PROBES_MIN = 8
 
 
