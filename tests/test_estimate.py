@@ -24,13 +24,13 @@ def test_small_boards_are_counted_whole_so_exactly(n):
 @pytest.mark.parametrize("n", range(13))
 def test_small_boards_are_exact_however_slow_the_machine(monkeypatch, n, workers):
     # a clock that runs a second a reading: every deadline passes at once (a CI
-    # machine once stalled past estimate(8, budget=0.1)'s 50 ms and answered 0.0)
+    # machine once stalled past estimate(8, budget=0.1)'s 50 ms and answered 0.0);
+    # 16 threads: n = 12 in Python then has 3,993 subproblems
     from nqueens import _estimate
 
     ticks = iter(range(10**6))
     monkeypatch.setattr(_estimate.time, "perf_counter", lambda: float(next(ticks)))
-    found = nqueens.estimate(n, budget=0.1, workers=workers)  # (n = 12 in Python, 16
-    # threads: 3,993 subproblems)
+    found = nqueens.estimate(n, budget=0.1, workers=workers)
     assert (found.solutions, found.solutions_error, found.exact) == (A000170[n], 0, True)
 
 
