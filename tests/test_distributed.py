@@ -181,6 +181,70 @@ def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch, progress)
     assert len(_FORKED_BESIDE) == 2 and _FORKED_BESIDE == [[], []], _FORKED_BESIDE
 
 
+def _record_build(real, path):
+    def build(n, *args, **kwargs):
+        with open(path, "a") as f:
+            f.write(f"{os.getpid()} {n}\n")
+        return real(n, *args, **kwargs)
+
+    return build
+
+
+def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
+    # the table is built here before the pool forks: its processes count with it
+    # (each built its own before, beside this one's, on the same cores)
+    from nqueens import _assembly
+
+    builds = tmp_path / "builds"
+    monkeypatch.setattr(_assembly, "build", _record_build(_assembly.build, builds))
+    parent = [str(os.getpid()), "16"]
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        assert nqueens.count(16, workers=pool.map) == A000170[16]
+        assert builds.read_text().split() == parent
+        assert _assembly._process_quarter is None  # not kept here after the count
+        # the pool's processes keep theirs for the next count of the same n
+        assert nqueens.count(16, workers=pool, verify=0.5) == A000170[16]
+        assert builds.read_text().split() == parent * 2
+    builds.unlink()
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        # a spawned process has nothing of this one's: each builds its own (not
+        # recorded: the patch is this process's), this one builds its own for the checks
+        assert nqueens.count(16, workers=pool) == A000170[16]
+        assert builds.read_text().split() == parent
+
+
+def test_a_forking_pool_without_a_table_here_is_checked_through_it(monkeypatch):
+    # no memory here for the table (_here() warns and says False): asked once, before
+    # the fork; the workers build their own and every check goes through them
+    from nqueens._counting import _Count
+
+    asked = []
+
+    def no_table(self):
+        asked.append(self.n)
+        return False
+
+    monkeypatch.setattr(_Count, "_here", no_table)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        assert nqueens.count(16, workers=pool) == A000170[16]
+    assert asked == [16]
+
+
+def test_forks_at_submit_only_for_a_pool_yet_to_fork():
+    from nqueens._executors import forks_at_submit
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        assert forks_at_submit(pool)
+        assert forks_at_submit(pool.map)  # its bound map: the same pool
+        pool.submit(int).result()
+        assert forks_at_submit(pool) is False  # forked already
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        assert forks_at_submit(pool) is False
+    with ThreadPoolExecutor(1) as threads:
+        assert forks_at_submit(threads) is False
+    assert forks_at_submit(map) is False
+
+
 def test_multiprocessing_pool():
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         assert nqueens.count(13, workers=pool.map) == A000170[13]

@@ -16,11 +16,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from . import _select
@@ -102,6 +103,18 @@ class QuadrantTask(_QuadrantFields):
 
 
 def _checked(n: Any, cross: Any, first: Any, end: Any) -> tuple[int, int, int, int]:
+    # plain ints of an n checked before: the same checks, in a few comparisons (a
+    # worker checks every task it is sent, 4,420 at n = 18, twice)
+    sizes = _checked_sizes.get((_select.quadrants, n)) if type(n) is int else None
+    if (
+        sizes is not None
+        and type(cross) is int
+        and type(first) is int
+        and type(end) is int
+        and 0 <= cross < len(sizes)
+        and 0 <= first <= end <= sizes[cross]
+    ):
+        return n, cross, first, end
     n = check_n(n)
     quadrants = _select.quadrants
     if not quadrants.MIN_N <= n <= quadrants.MAX_N:
@@ -115,7 +128,12 @@ def _checked(n: Any, cross: Any, first: Any, end: Any) -> tuple[int, int, int, i
     size = sizes[cross]
     if not 0 <= first <= end <= size:
         raise ValueError(f"first and end must be 0 <= first <= end <= {size}, got {first}, {end}")
+    _checked_sizes[quadrants, n] = sizes
     return n, cross, first, end
+
+
+# each n's job sizes, once a task of it has passed the checks with that core
+_checked_sizes: dict[tuple[Any, int], tuple[int, ...]] = {}
 
 
 def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:
@@ -237,6 +255,9 @@ def build(n: int, seconds: float | None = None) -> Any:
         stop[0] = 1
         wait_for([ended])  # it stops within moments; a second Ctrl-C waits too
         raise
+    # ended: joined at once, so that no thread of ours is left for a process pool
+    # that forks right after (count() builds the table before such a pool's first task)
+    helper.join()
     if isinstance(built[0], BaseException):
         raise built[0]
     return built[0]
@@ -262,6 +283,22 @@ def process_quarter(n: int) -> Any:
         quarter = build(n)
         _process_quarter = (_select.quadrants, quarter)
         return quarter
+
+
+@contextlib.contextmanager
+def lent(quarter: Any) -> Iterator[None]:
+    """The process's table is `quarter` while the block runs: a process pool that
+    forks its processes meanwhile hands it to them (read, never written: the pages
+    stay shared), where each would build its own.  Dropped after, unless replaced."""
+    global _process_quarter
+    with _process_lock:
+        _process_quarter = (_select.quadrants, quarter)
+    try:
+        yield
+    finally:
+        with _process_lock:
+            if _process_quarter is not None and _process_quarter[1] is quarter:
+                _process_quarter = None
 
 
 def count_run(

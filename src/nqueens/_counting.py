@@ -16,6 +16,7 @@ solution of n >= 2 is its own mirror image).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -526,13 +527,22 @@ class _Count:
             return
         local: Callable[[Unit], list[int]] | None = self.local
         ready: Callable[[], bool] | None = None
+        lend: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
         if self.verify == 0 and self.units is not None:
             local = None  # nothing to check or measure here: no table either
         elif tasks and isinstance(tasks[0], _assembly.QuadrantTask):
             ready = self._here  # the table, built while the first units count (False: none)
-        yield from _executors.results(
-            pool, tasks, pending, self.verify, local, _rng(), self.units, ready
-        )
+            if _executors.forks_at_submit(pool):
+                # built before the pool forks its processes, which then count with it
+                # (each built its own before, beside this one's, on the same cores)
+                built = self._here()
+                ready = lambda: built  # noqa: E731
+                if built:
+                    lend = _assembly.lent(self.quarter)
+        with lend:
+            yield from _executors.results(
+                pool, tasks, pending, self.verify, local, _rng(), self.units, ready
+            )
 
     def _check_resumed(self, tasks: Sequence[Task], done: dict[int, Row], book: Journal) -> None:
         """Count again here a few rows that another release or core recorded;
