@@ -314,6 +314,11 @@ def test_quadrant_tasks_are_checked_and_pickle(quadrants):
         ((3, 0, 0, 1), ValueError),
         ((9, 3.0, 0, 1), TypeError),
         ((True, 0, 0, 1), TypeError),
+        # an n whose tasks have passed the checks is checked in a few comparisons
+        ((9, 3, -1, 4), ValueError),
+        ((9, 3, 0, True), TypeError),
+        ((9, 3, 2.0, 4), TypeError),
+        ((9.0, 3, 0, 1), TypeError),
     ):
         with pytest.raises(error):
             nqueens.QuadrantTask(*bad)
