@@ -153,6 +153,7 @@ def forks_at_submit(workers: object) -> bool:
     this process holds then, they hold too."""
     flow = engine(workers)
     pool = flow.executor if isinstance(flow, _Futures) else None
+    # the pool's own attributes, read with care (private: anything else says False)
     context = getattr(pool, "_mp_context", None)
     if context is None or getattr(pool, "_processes", None) != {}:
         return False
