@@ -190,6 +190,7 @@ def _record_build(real, path):
     return build
 
 
+@pytest.mark.native  # quadrant tasks: the compiled core's only
 def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
     # the table is built here before the pool forks: its processes count with it
     # (each built its own before, beside this one's, on the same cores)
@@ -213,6 +214,7 @@ def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
         assert builds.read_text().split() == parent
 
 
+@pytest.mark.native  # quadrant tasks: the compiled core's only
 def test_a_forking_pool_without_a_table_here_is_checked_through_it(monkeypatch):
     # no memory here for the table (_here() warns and says False): asked once, before
     # the fork; the workers build their own and every check goes through them
