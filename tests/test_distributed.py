@@ -157,6 +157,18 @@ def _before_fork():
 os.register_at_fork(before=_before_fork)
 
 
+@contextlib.contextmanager
+def _forking_pool_listened():
+    # a pool that forks, whose forks record our threads alive beside them
+    _FORKED_BESIDE.clear()
+    _LISTENING.set()
+    try:
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+            yield pool
+    finally:
+        _LISTENING.clear()
+
+
 @pytest.mark.parametrize("progress", [False, True])
 def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch, progress):
     # a fork beside a running thread may deadlock the child (Python 3.12 warns of
@@ -171,14 +183,54 @@ def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch, progress)
         return real(n, **kwargs)
 
     monkeypatch.setattr(_select.core, "count_symmetric", slow)
-    _FORKED_BESIDE.clear()
-    _LISTENING.set()
-    try:
-        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
-            assert nqueens.count(14, workers=pool, progress=progress) == A000170[14]
-    finally:
-        _LISTENING.clear()
+    with _forking_pool_listened() as pool:
+        assert nqueens.count(14, workers=pool, progress=progress) == A000170[14]
     assert len(_FORKED_BESIDE) == 2 and _FORKED_BESIDE == [[], []], _FORKED_BESIDE
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+def test_the_check_of_the_total_still_running_at_the_fork_starts_again_after(monkeypatch):
+    # for a pool that forks, the check of the total starts beside the table's build;
+    # one still running at the fork is stopped (its partial counts dropped), and
+    # searched again once the workers run: the classes come out exact
+    from nqueens import _select
+
+    real = _select.core.count_symmetric
+    calls = []
+
+    def stopped_first(n, **kwargs):
+        calls.append(n)
+        if len(calls) > 1:
+            return real(n, **kwargs)
+        stop = kwargs["stop"]
+        deadline = time.monotonic() + 30
+        while not stop[0] and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert stop[0]  # stopped before the fork
+        return (0, 0)  # partial, as the core's are when stopped
+
+    monkeypatch.setattr(_select.core, "count_symmetric", stopped_first)
+    with _forking_pool_listened() as pool:
+        assert nqueens.count(16, workers=pool, unique=True) == A002562[16]
+    assert calls == [16, 16]
+    assert _FORKED_BESIDE == [[], []], _FORKED_BESIDE
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+def test_a_count_stopped_while_the_table_builds_leaves_no_thread(monkeypatch):
+    # Ctrl-C during the split, while the table and the check of the total run on
+    # helper threads: both are stopped and waited for, and the pool never forks
+    from nqueens import _assembly
+
+    def interrupted(n, pieces):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_assembly, "split", interrupted)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        with pytest.raises(KeyboardInterrupt):
+            nqueens.count(20, workers=pool)
+        assert not pool._processes  # nothing was submitted
+    assert [t.name for t in threading.enumerate() if t.name.startswith("nqueens")] == []
 
 
 def _record_build(real, path):
@@ -190,6 +242,15 @@ def _record_build(real, path):
     return build
 
 
+def _record_builds(monkeypatch, path):
+    # every quadrant table built, by any path, in this process or one it forks
+    from nqueens import _select
+
+    monkeypatch.setattr(
+        _select.quadrants, "Quarter", _record_build(_select.quadrants.Quarter, path)
+    )
+
+
 @pytest.mark.native  # quadrant tasks: the compiled core's only
 def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
     # the table is built here before the pool forks: its processes count with it
@@ -197,7 +258,7 @@ def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
     from nqueens import _assembly
 
     builds = tmp_path / "builds"
-    monkeypatch.setattr(_assembly, "build", _record_build(_assembly.build, builds))
+    _record_builds(monkeypatch, builds)
     parent = [str(os.getpid()), "16"]
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
         assert nqueens.count(16, workers=pool.map) == A000170[16]

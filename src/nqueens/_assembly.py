@@ -229,38 +229,57 @@ def build(n: int, seconds: float | None = None) -> Any:
     is built on a helper thread while this one waits in short slices, so that
     Ctrl-C stops the build at once (the core polls a stop flag); MemoryError
     where it does not fit, TimeoutError after `seconds` (None: no limit)."""
-    quadrants = _select.quadrants
     if seconds is None and threading.current_thread() is not threading.main_thread():
-        return quadrants.Quarter(n)
-    deadline = None if seconds is None else time.monotonic() + seconds
-    stop = bytearray(1)
-    built: list[Any] = []
-    ended = threading.Event()
+        return _select.quadrants.Quarter(n)
+    return Building(n).result(seconds)
 
-    def work() -> None:
+
+class Building:
+    """A quadrant table for n, built on a helper thread from now on (the core drops
+    the GIL): this thread may do other work meanwhile, then take it with result().
+    Whoever starts one ends it: result(), or cancel() (which stops the build)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.stop = bytearray(1)
+        self.built: list[Any] = []
+        self.ended = threading.Event()
+        self.helper = threading.Thread(target=self._work, name="nqueens-table", daemon=True)
+        self.helper.start()
+
+    def _work(self) -> None:
         try:
-            built.append(quadrants.Quarter(n, stop))
-        except BaseException as exc:  # handed to the caller below
-            built.append(exc)
+            self.built.append(_select.quadrants.Quarter(self.n, self.stop))
+        except BaseException as exc:  # handed to the caller of result()
+            self.built.append(exc)
         finally:
-            ended.set()
+            self.ended.set()
 
-    helper = threading.Thread(target=work, name="nqueens-table", daemon=True)
-    helper.start()
-    try:
-        while not ended.wait(_WAIT_SLICE):
-            if deadline is not None and time.monotonic() > deadline:
-                raise TimeoutError(f"the quadrant table of n = {n} takes over {seconds} s")
-    except BaseException:
-        stop[0] = 1
-        wait_for([ended])  # it stops within moments; a second Ctrl-C waits too
-        raise
-    # ended: joined at once, so that no thread of ours is left for a process pool
-    # that forks right after (count() builds the table before such a pool's first task)
-    helper.join()
-    if isinstance(built[0], BaseException):
-        raise built[0]
-    return built[0]
+    def result(self, seconds: float | None = None) -> Any:
+        """The table, waited for in short slices (Ctrl-C stops the build at once);
+        MemoryError where it does not fit, TimeoutError after `seconds` (None: no
+        limit)."""
+        deadline = None if seconds is None else time.monotonic() + seconds
+        try:
+            while not self.ended.wait(_WAIT_SLICE):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError(f"the quadrant table of n = {self.n} takes over {seconds} s")
+        except BaseException:
+            self.cancel()
+            raise
+        # ended: joined at once, so that no thread of ours is left for a process pool
+        # that forks right after (count() builds the table before such a pool's first task)
+        self.helper.join()
+        if isinstance(self.built[0], BaseException):
+            raise self.built[0]
+        return self.built[0]
+
+    def cancel(self) -> None:
+        """Stop the build and wait for its thread (within moments; a second Ctrl-C
+        waits too)."""
+        self.stop[0] = 1
+        wait_for([self.ended])
+        self.helper.join()
 
 
 _WAIT_SLICE = 0.05

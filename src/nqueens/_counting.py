@@ -91,15 +91,21 @@ class _Symmetric:
     total.  The thread starts at start() (get() starts it too): count() calls it
     once the workers have sent a result, so that no thread of ours is running
     when a process pool forks its processes at the first submit (a fork beside
-    a running thread may deadlock the child; Python 3.12 warns of it).
-    close() stops it, for a count that ends another way."""
+    a running thread may deadlock the child; Python 3.12 warns of it).  For a
+    pool that forks, it is started sooner, beside the table's build, and
+    settle()d before the fork: joined if it has ended, else stopped and
+    started again after.  close() stops it, for a count that ends another way."""
 
     def __init__(self, n: int) -> None:
+        self.n = n
+        self._fresh()
+
+    def _fresh(self) -> None:
         self.found: list[Any] = []
         self.stop = bytearray(1)
         self.ended = threading.Event()
         self.helper = threading.Thread(
-            target=self._work, args=(n,), name="nqueens-symmetric", daemon=True
+            target=self._work, args=(self.n,), name="nqueens-symmetric", daemon=True
         )
 
     def start(self) -> None:
@@ -114,6 +120,22 @@ class _Symmetric:
             self.found.append(exc)
         finally:
             self.ended.set()
+
+    def settle(self) -> None:
+        """Before a process pool forks (no thread of ours may run then): a search
+        that has ended is joined; one still running is stopped, its partial
+        counts dropped, and made ready to start again."""
+        if self.helper.ident is None:
+            return
+        if not self.ended.is_set():
+            self.stop[0] = 1
+            pressed = wait_for([self.ended])
+            self.helper.join()
+            if pressed is not None:
+                raise pressed
+            self._fresh()
+            return
+        self.helper.join()
 
     def get(self) -> tuple[int, int]:
         self.start()
@@ -370,6 +392,7 @@ class _Count:
         self.quarter: Any = None  # this call's own quadrant table, shared by its threads
         self.per_thread = threading.local()  # each thread's working memory, for this call only
         self.symmetric: _Symmetric | None = None  # the check of a total's, where it runs
+        self.building: _assembly.Building | None = None  # the table, while it builds
 
     def _table(self, required: bool) -> bool:
         """Build this call's quadrant table; False (with a warning) where it finds no
@@ -399,8 +422,10 @@ class _Count:
     def _here(self) -> bool:
         """Build this call's table for the checks of a map-like's results; False, with
         a warning, where it finds no memory (the workers build their own)."""
+        building, self.building = self.building, None
         try:
-            self.quarter = self.quarter or _assembly.build(self.n)
+            if self.quarter is None:
+                self.quarter = building.result() if building else _assembly.build(self.n)
         except MemoryError:
             warnings.warn(
                 f"nqueens: not enough memory here for the quadrant table of n = {self.n}; "
@@ -421,7 +446,6 @@ class _Count:
 
     def total(self, book: Journal | None) -> int:
         n, pool, root = self.n, self.pool, self.root
-        core = _select.core
         depth = self.depth
         split_wanted = (
             book is not None or self.progress or depth is not None or not isinstance(pool, int)
@@ -447,6 +471,33 @@ class _Count:
             # the table is built first, so that a lack of memory shows before any work
             # (a map-like's workers build their own: this one only checks a few units)
             quadrants = self._table(required=recorded == QUADRANT_DEPTH)
+        elif quadrants and _executors.forks_at_submit(pool):
+            # a pool that forks at its first submit counts with this process's table
+            # (_results): built from now on, while this thread splits, and the check
+            # of the total beside it, on the cores the pool has not taken yet
+            self.building = _assembly.Building(n)
+            self.symmetric = _Symmetric(n) if n >= 2 else None
+            if self.symmetric is not None:
+                self.symmetric.start()
+        try:
+            return self._split_and_count(book, pool, depth, quadrants, split_wanted)
+        finally:
+            if self.building is not None:  # never taken: interrupted, or refused
+                self.building.cancel()
+                self.building = None
+            if self.symmetric is not None:
+                self.symmetric.close()  # ended already, unless interrupted
+
+    def _split_and_count(
+        self,
+        book: Journal | None,
+        pool: Workers,
+        depth: int | None,
+        quadrants: bool,
+        split_wanted: bool,
+    ) -> int:
+        n, root = self.n, self.root
+        core = _select.core
         if not split_wanted and root is None:
             if quadrants:
                 try:
@@ -484,7 +535,9 @@ class _Count:
             self._check_resumed(tasks, done, book)
         pending = [i for i in range(len(tasks)) if i not in done]
         checked = self.root is None and (book is not None or not isinstance(self.pool, int))
-        symmetric = _Symmetric(self.n) if checked and self.n >= 2 else None
+        symmetric = self.symmetric  # started already, for a pool that forks
+        if symmetric is None and checked and self.n >= 2:
+            symmetric = _Symmetric(self.n)
         self.symmetric = symmetric
         unverified: list[int] = []  # rows of this call not verified: dropped if a check fails
         bar = _progress_bar(len(tasks), len(done)) if self.progress else None
@@ -539,6 +592,8 @@ class _Count:
                 ready = lambda: built  # noqa: E731
                 if built:
                     lend = _assembly.lent(self.quarter)
+                if self.symmetric is not None:
+                    self.symmetric.settle()  # no thread of ours may run at the fork
         with lend:
             yield from _executors.results(
                 pool, tasks, pending, self.verify, local, _rng(), self.units, ready
