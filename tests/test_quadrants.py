@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import concurrent.futures
 import itertools
 import pickle
@@ -326,6 +327,39 @@ def test_quadrant_tasks_are_checked_and_pickle(quadrants):
     forged = tuple.__new__(nqueens.QuadrantTask, (9, 99, 0, 1))
     with pytest.raises(ValueError):
         nqueens.count_subproblem(forged)
+
+
+def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(quadrants):
+    from nqueens._executors import Unit, count_unit
+
+    tasks = _assembly.split(11, 40)
+    unit = Unit(tuple(range(len(tasks))), tuple(tasks))
+    data = pickle.dumps(unit)
+    assert len(data) < len(pickle.dumps((unit.indices, unit.tasks)))  # packed
+    loaded = pickle.loads(data)
+    assert loaded == unit and type(loaded.tasks) is _assembly.Checked
+    assert all(type(task) is nqueens.QuadrantTask for task in loaded.tasks)
+    counted = count_unit(loaded)
+    assert counted.counts == count_unit(unit).counts and sum(counted.counts) == A000170[11]
+    # tampered on the way: refused as the tasks themselves refuse it
+    rebuild, (indices, n, packed) = unit.__reduce__()
+    assert rebuild(indices, n, packed) == unit
+    for position, value in ((0, 99), (3, -1), (5, 10**6), (len(tasks) * 3 - 2, 10**6)):
+        triples = array.array("i", packed)
+        triples[position] = value
+        with pytest.raises(ValueError):
+            rebuild(indices, n, triples.tobytes())
+    with pytest.raises(ValueError):
+        rebuild(indices, 3, packed)
+    with pytest.raises(TypeError):
+        rebuild(indices, 11.0, packed)
+    with pytest.raises(ValueError):
+        rebuild(indices, n, packed[:-4])  # not whole triples
+    # other units pickle as they are
+    border = Unit((0,), (nqueens.Subproblem(8, 1, (0,), (0,)),))
+    assert type(pickle.loads(pickle.dumps(border)).tasks) is tuple
+    mixed = Unit((0, 1), (tasks[0], _assembly.split(12, 40)[0]))
+    assert pickle.loads(pickle.dumps(mixed)) == mixed
 
 
 @pytest.mark.parametrize("n", [8, 9, 10, 11])

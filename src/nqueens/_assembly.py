@@ -136,6 +136,38 @@ def _checked(n: Any, cross: Any, first: Any, end: Any) -> tuple[int, int, int, i
 _checked_sizes: dict[tuple[Any, int], tuple[int, ...]] = {}
 
 
+class Checked(tuple):  # type: ignore[type-arg]
+    """Tasks that have passed their checks (made by checked_tasks() only)."""
+
+    __slots__ = ()
+
+
+def checked_tasks(n: int, triples: Sequence[int]) -> Checked:
+    """The QuadrantTasks of n given as flat (cross, first, end) triples, each checked
+    as QuadrantTask() checks it, in one pass (a worker unpickles thousands)."""
+    if len(triples) % 3:
+        raise ValueError(f"quadrant tasks come as (cross, first, end) triples, got {len(triples)}")
+    if not triples:
+        return Checked()
+    QuadrantTask(n, *triples[:3])  # n checked; a wrong first triple refused with its reason
+    sizes = _checked_sizes[_select.quadrants, n]
+    last = len(sizes)
+    made = []
+    make = tuple.__new__
+    each = iter(triples)
+    for cross, first, end in zip(each, each, each):
+        if not (
+            type(cross) is int
+            and type(first) is int
+            and type(end) is int
+            and 0 <= cross < last
+            and 0 <= first <= end <= sizes[cross]
+        ):
+            QuadrantTask(n, cross, first, end)  # refused, with the reason
+        made.append(make(QuadrantTask, (n, cross, first, end)))
+    return Checked(made)
+
+
 def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:
     m = n - 1
     return [(r, c), (c, m - r), (m - r, m - c), (m - c, r),

@@ -542,9 +542,11 @@ class _Count:
         unverified: list[int] = []  # rows of this call not verified: dropped if a check fails
         bar = _progress_bar(len(tasks), len(done)) if self.progress else None
         try:
+            waiting = symmetric  # to start at the first result
             for found in self._results(tasks, pending):
-                if symmetric is not None:
-                    symmetric.start()  # the workers run: a pool has made its processes
+                if waiting is not None:
+                    waiting.start()  # the workers run: a pool has made its processes
+                    waiting = None
                 done[found.task] = Row(found.value, found.version, found.core, found.verified)
                 if book is not None:
                     book.record(found.task, found.value, found.core, found.verified, found.version)

@@ -23,7 +23,9 @@ executor (``submit``, ``as_completed``: a ``ProcessPoolExecutor``, Dask's
 themselves or as their bound ``map``; results are taken as they arrive.
 Any other map-like callable is called as ``workers(count_unit, units)`` in
 up to BATCHES calls of at least PER_CALL units, one call ahead (the next
-call's units are submitted before this call's results are read).
+call's units are submitted before this call's results are read).  A unit
+of quadrant tasks is pickled as the bytes of their (cross, first, end) and
+checked in one pass where it is unpickled (``Unit.__reduce__``).
 
 Each result says where it comes from: the worker's release of nqueens, the
 core that counted (compiled or twin) and the tasks it counted, echoed.
@@ -54,15 +56,16 @@ kept.
 
 from __future__ import annotations
 
+import array
 import itertools
 import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from . import _select, _version
-from ._assembly import QuadrantTask
+from . import _assembly, _select, _version
+from ._assembly import Checked, QuadrantTask
 from ._tasks import Task, as_task, count_run, runs, task_bound
 
 if TYPE_CHECKING:
@@ -107,6 +110,29 @@ class Unit(NamedTuple):
     indices: tuple[int, ...]
     tasks: tuple[Task, ...]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # quadrant tasks of one n (every unit of a split by quadrants) travel as the
+        # bytes of their (cross, first, end), 4 each, and are checked in one pass
+        # where they land, once (each task pickled itself, was checked as it was
+        # unpickled and again by count_unit)
+        tasks = cast("tuple[QuadrantTask, ...]", self.tasks)
+        if tasks and type(tasks[0]) is QuadrantTask:
+            n = tasks[0][0]
+            if all(type(t) is QuadrantTask and t[0] == n for t in tasks):
+                try:
+                    triples = array.array("i", [v for t in tasks for v in t[1:]])
+                except OverflowError:  # not a task of any split: pickled as it is
+                    return (Unit, (self.indices, self.tasks))
+                return (_quadrant_unit, (self.indices, n, triples.tobytes()))
+        return (Unit, (self.indices, self.tasks))
+
+
+def _quadrant_unit(indices: tuple[int, ...], n: int, data: bytes) -> Unit:
+    """A Unit of quadrant tasks as Unit.__reduce__ packed it, each task checked."""
+    triples = array.array("i")
+    triples.frombytes(data)
+    return Unit(indices, _assembly.checked_tasks(n, triples.tolist()))
+
 
 class UnitResult(NamedTuple):
     """A unit's counts, with where they come from."""
@@ -132,7 +158,8 @@ def count_unit(unit: Unit) -> UnitResult:
     """The function the workers run: a unit's weighted counts, with the worker's
     release, its core and the tasks, checked again, that it counted."""
     indices, tasks = unit
-    checked = tuple(as_task(task) for task in tasks)
+    # (a unit unpickled here was checked as it was: see Unit.__reduce__)
+    checked = tasks if type(tasks) is Checked else tuple(as_task(task) for task in tasks)
     counts = tuple(count_run(checked, bytearray(1)))
     # echoed as plain tuples: what the client compares with what it sent (a task
     # type's own pickling checks it again on the way back, 2 us a task)
@@ -590,6 +617,9 @@ class _Layout:
             self.here.clear()
         if not measured:
             return None
+        if isinstance(tasks[pending[0]], QuadrantTask):  # (work_of's, 4,420 at n = 18)
+            quads = cast("Sequence[QuadrantTask]", tasks)
+            return spent / measured * sum(quads[i][3] - quads[i][2] for i in pending)
         return spent / measured * sum(work_of(tasks[i]) for i in pending)
 
 
