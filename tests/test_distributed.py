@@ -268,6 +268,13 @@ def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
         assert nqueens.count(16, workers=pool, verify=0.5) == A000170[16]
         assert builds.read_text().split() == parent * 2
     builds.unlink()
+    with _forking_pool_listened() as pool:
+        # nothing to check and the units given: the table is still built here, for
+        # the fork, and nothing of ours runs beside the fork
+        assert nqueens.count(16, workers=pool, verify=0, units=8) == A000170[16]
+    assert builds.read_text().split() == parent
+    assert _FORKED_BESIDE == [[], []], _FORKED_BESIDE
+    builds.unlink()
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         # a spawned process has nothing of this one's: each builds its own (not
         # recorded: the patch is this process's), this one builds its own for the checks

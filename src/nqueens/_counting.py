@@ -583,19 +583,20 @@ class _Count:
         local: Callable[[Unit], list[int]] | None = self.local
         ready: Callable[[], bool] | None = None
         lend: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-        if self.verify == 0 and self.units is not None:
-            local = None  # nothing to check or measure here: no table either
-        elif tasks and isinstance(tasks[0], _assembly.QuadrantTask):
+        quadrant = bool(tasks) and isinstance(tasks[0], _assembly.QuadrantTask)
+        if quadrant and _executors.forks_at_submit(pool):
+            # built before the pool forks its processes, which then count with it
+            # (each built its own before, beside this one's, on the same cores)
+            built = self._here()
+            ready = lambda: built  # noqa: E731
+            if built:
+                lend = _assembly.lent(self.quarter)
+        elif quadrant:
             ready = self._here  # the table, built while the first units count (False: none)
-            if _executors.forks_at_submit(pool):
-                # built before the pool forks its processes, which then count with it
-                # (each built its own before, beside this one's, on the same cores)
-                built = self._here()
-                ready = lambda: built  # noqa: E731
-                if built:
-                    lend = _assembly.lent(self.quarter)
-                if self.symmetric is not None:
-                    self.symmetric.settle()  # no thread of ours may run at the fork
+        if self.symmetric is not None:
+            self.symmetric.settle()  # nothing of ours may run at a fork at the first submit
+        if self.verify == 0 and self.units is not None:
+            local = None  # nothing to check or measure here (no table, but for a fork)
         with lend:
             yield from _executors.results(
                 pool, tasks, pending, self.verify, local, _rng(), self.units, ready
