@@ -8,6 +8,7 @@ import itertools
 import pickle
 import random
 import sqlite3
+import sys
 
 import pytest
 from hypothesis import given
@@ -329,7 +330,10 @@ def test_quadrant_tasks_are_checked_and_pickle(quadrants):
         nqueens.count_subproblem(forged)
 
 
-def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(quadrants):
+def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(
+    quadrants, monkeypatch
+):
+    from nqueens import _executors
     from nqueens._executors import Unit, count_unit
 
     tasks = _assembly.split(11, 40)
@@ -360,6 +364,14 @@ def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(q
     assert type(pickle.loads(pickle.dumps(border)).tasks) is tuple
     mixed = Unit((0, 1), (tasks[0], _assembly.split(12, 40)[0]))
     assert pickle.loads(pickle.dumps(mixed)) == mixed
+    # little-endian bytes, whatever the machine: a big-endian one swaps them both ways
+    little = array.array("i", packed)
+    if sys.byteorder == "big":
+        little.byteswap()
+    assert list(little) == [v for task in tasks for v in task[1:]]
+    monkeypatch.setattr(_executors, "_BIG_ENDIAN", not _executors._BIG_ENDIAN)
+    rebuild, (indices, n, swapped) = unit.__reduce__()
+    assert swapped != packed and rebuild(indices, n, swapped) == unit
 
 
 @pytest.mark.parametrize("n", [8, 9, 10, 11])

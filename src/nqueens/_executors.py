@@ -112,7 +112,8 @@ class Unit(NamedTuple):
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # quadrant tasks of one n (every unit of a split by quadrants) travel as the
-        # bytes of their (cross, first, end), 4 each, and are checked in one pass
+        # bytes of their (cross, first, end), 4 each (32-bit, little-endian: a row
+        # set's rank is below 2**20 for n <= 23), and are checked in one pass
         # where they land, once (each task pickled itself, was checked as it was
         # unpickled and again by count_unit)
         tasks = cast("tuple[QuadrantTask, ...]", self.tasks)
@@ -123,6 +124,8 @@ class Unit(NamedTuple):
                     triples = array.array("i", [v for t in tasks for v in t[1:]])
                 except OverflowError:  # not a task of any split: pickled as it is
                     return (Unit, (self.indices, self.tasks))
+                if _BIG_ENDIAN:  # little-endian on the way, whatever the machines
+                    triples.byteswap()
                 return (_quadrant_unit, (self.indices, n, triples.tobytes()))
         return (Unit, (self.indices, self.tasks))
 
@@ -131,7 +134,12 @@ def _quadrant_unit(indices: tuple[int, ...], n: int, data: bytes) -> Unit:
     """A Unit of quadrant tasks as Unit.__reduce__ packed it, each task checked."""
     triples = array.array("i")
     triples.frombytes(data)
+    if _BIG_ENDIAN:
+        triples.byteswap()
     return Unit(indices, _assembly.checked_tasks(n, triples.tolist()))
+
+
+_BIG_ENDIAN = sys.byteorder == "big"
 
 
 class UnitResult(NamedTuple):
