@@ -144,28 +144,12 @@ class Checked(tuple):  # type: ignore[type-arg]
 
 def checked_tasks(n: int, triples: Sequence[int]) -> Checked:
     """The QuadrantTasks of n given as flat (cross, first, end) triples, each checked
-    as QuadrantTask() checks it, in one pass (a worker unpickles thousands)."""
+    as QuadrantTask() checks it (a worker unpickles thousands, made once)."""
     if len(triples) % 3:
         raise ValueError(f"quadrant tasks come as (cross, first, end) triples, got {len(triples)}")
-    if not triples:
-        return Checked()
-    QuadrantTask(n, *triples[:3])  # n checked; a wrong first triple refused with its reason
-    sizes = _checked_sizes[_select.quadrants, n]
-    last = len(sizes)
-    made = []
     make = tuple.__new__
     each = iter(triples)
-    for cross, first, end in zip(each, each, each):
-        if not (
-            type(cross) is int
-            and type(first) is int
-            and type(end) is int
-            and 0 <= cross < last
-            and 0 <= first <= end <= sizes[cross]
-        ):
-            QuadrantTask(n, cross, first, end)  # refused, with the reason
-        made.append(make(QuadrantTask, (n, cross, first, end)))
-    return Checked(made)
+    return Checked(make(QuadrantTask, _checked(n, *task)) for task in zip(each, each, each))
 
 
 def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:
