@@ -55,6 +55,31 @@ def test_twin_and_extension_agree_where_the_table_is_used(native, border_queens)
             )
 
 
+@pytest.mark.parametrize("n", [2, 4, 5, 8, 9, 12, 13])
+@pytest.mark.parametrize("unique", [False, True])
+@pytest.mark.parametrize("parts", [2, 3, 7])
+def test_gathered_parts_taken_in_any_order_equal_the_whole(native, n, unique, parts):
+    # each part a share of the borders' groups; unique=False keeps only the keys
+    # of a first queen left of the middle and reads the rest mirrored (the twin
+    # keeps every key): the sizes, the order and every slice must agree
+    whole = twin.Gathered(n, unique)
+    expected = whole.tuples(0, whole.size)
+    for module in (native, twin):
+        pieces = [module.Gathered(n, unique, part, parts) for part in range(parts)]
+        assert sum(piece.size for piece in pieces) == len(expected)
+        table = pieces[-1]
+        for piece in reversed(pieces[:-1]):
+            with pytest.raises(ValueError):
+                table.tuples(0, 0)
+            table.take(piece)
+        assert table.size == len(expected)
+        assert table.tuples(0, table.size) == expected
+        middle = table.size // 2
+        assert table.tuples(middle, table.size) + table.tuples(0, middle) == (
+            expected[middle:] + expected[:middle]
+        )
+
+
 @pytest.mark.parametrize("n", [12, 13])
 @pytest.mark.parametrize("unique", [False, True])
 def test_gathered_boards_whose_last_rows_come_from_tables_equal_the_walk(native, n, unique):

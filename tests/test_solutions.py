@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import threading
 import tracemalloc
 
 import pytest
@@ -140,3 +141,51 @@ def test_bad_arguments_raise_at_the_call_before_iterating():
         nqueens.solutions(8, limit=2.5)
     with pytest.raises(TypeError, match="unique must be a bool"):
         nqueens.solutions(8, unique="yes")
+
+
+@pytest.mark.native
+@pytest.mark.parametrize("cores", [1, 2, 3])
+def test_gather_on_threads_is_the_whole_in_order(monkeypatch, native_core, cores):
+    # from _GATHER_PARTS_FROM the compiled core's gathering is cut into a part a core,
+    # gathered by threads at once and merged: every solution, once, in order
+    from nqueens import _enumerating
+
+    monkeypatch.setattr(_enumerating, "available_cores", lambda: cores)
+    made = []
+    real = native_core.Gathered
+
+    def recorded(*args):
+        made.append((args, threading.current_thread().name))
+        return real(*args)
+
+    monkeypatch.setattr(native_core, "Gathered", recorded)
+    for n, unique in [(11, False), (12, False), (13, False), (12, True)]:
+        whole = real(n, unique)  # one part (the walk checks it: above)
+        made.clear()
+        table = _enumerating.gather(n, unique)
+        assert table.tuples(0, table.size) == whole.tuples(0, whole.size)
+        assert table.size == (A002562 if unique else A000170)[n]
+        if n < _enumerating._GATHER_PARTS_FROM or cores == 1:
+            assert made == [((n, unique), "MainThread")]
+        else:
+            parts = [(n, unique, k, cores) for k in range(cores)]
+            assert sorted(args for args, _ in made) == parts
+            assert sum(name == "nqueens-gather" for _, name in made) == cores - 1
+
+
+@pytest.mark.native
+def test_a_part_that_fails_on_its_thread_fails_the_gathering(monkeypatch, native_core):
+    from nqueens import _enumerating
+
+    monkeypatch.setattr(_enumerating, "available_cores", lambda: 2)
+    real = native_core.Gathered
+
+    def short_of_memory(n, unique, part=0, parts=1):
+        if part == 1:
+            raise MemoryError
+        return real(n, unique, part, parts)
+
+    monkeypatch.setattr(native_core, "Gathered", short_of_memory)
+    with pytest.raises(MemoryError):
+        list(nqueens.solutions(12))
+    assert not [t for t in threading.enumerate() if t.name == "nqueens-gather"]

@@ -9,6 +9,8 @@ takes ints as C ints (an OverflowError past 32 bits).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
@@ -595,9 +597,10 @@ def _placement_keys(p: Sequence[int], n: int) -> list[int]:
 
 
 class _Gather:
-    def __init__(self, n: int, unique: bool) -> None:
+    def __init__(self, n: int, unique: bool, part: int = 0, parts: int = 1) -> None:
         self.n = n
         self.unique = unique
+        self.part, self.parts = part, parts
         self.image: list[int] = []
         self.fix: list[int] = []
         self.p = [0] * n
@@ -632,7 +635,11 @@ def _gather(g: _Gather, b: _Preset, level: int, avail: int, ld: int, rd: int) ->
 
 def _gather_all(g: _Gather) -> None:
     m = g.n - 1
-    for border in _borders(g.n):
+    # a group: borders that differ only in their bottom queen (they come in turn
+    # and share the table of their last rows); a part takes every parts-th group
+    groups = itertools.groupby(_borders(g.n), lambda b: (b.top, b.left, b.right))
+    mine = (group for i, (_, group) in enumerate(groups) if i % g.parts == g.part)
+    for border in itertools.chain.from_iterable(mine):
         keys = [_image_key(g.n, border.rows, border.cols, border.k, i) for i in range(8)]
         g.fix = [i for i in range(8) if keys[i] == keys[0]]
         g.image = [i for i in range(8) if keys[i] not in keys[:i]]
@@ -651,18 +658,38 @@ def _gather_all(g: _Gather) -> None:
 
 class Gathered:
     """Every solution (or one per symmetry class) of a board of 2 to
-    GATHER_MAX_N, in lexicographic order, held as packed keys."""
+    GATHER_MAX_N, in lexicographic order, held as packed keys.
 
-    def __init__(self, n: int, unique: bool) -> None:
+    With parts > 1 it gathers part `part` of them (a share of the borders),
+    so that threads can gather the parts at once; take() merges the others
+    in, and tuples() hands them out once every part is held."""
+
+    def __init__(self, n: int, unique: bool, part: int = 0, parts: int = 1) -> None:
         n = _int(n)
         unique = bool(unique)
+        k, i = _int(parts), _int(part)
         if not 2 <= n <= GATHER_MAX_N:
             raise ValueError(f"Gathered takes boards of 2 to {GATHER_MAX_N}")
-        g = _Gather(n, unique)
+        if not (1 <= k <= 64 and 0 <= i < k):
+            raise ValueError(f"Gathered takes part 0 to parts - 1 of 1 to 64 parts, got {i} of {k}")
+        g = _Gather(n, unique, i, k)
         _gather_all(g)
         # the .pyx sorts by radix; any sort gives the same order
         self._keys = sorted(g.keys)
-        self._n = n
+        self._n, self._unique, self._parts, self._held = n, unique, k, 1 << i
+        self.size = len(self._keys)
+
+    def take(self, other: Gathered) -> None:
+        """Merge in the placements of other, parts of the same gathering that
+        this one does not hold yet (other is left as it was)."""
+        if not isinstance(other, Gathered):
+            raise TypeError(f"take() merges a Gathered, not {type(other).__name__}")
+        if (other._n, other._unique, other._parts) != (self._n, self._unique, self._parts):
+            raise ValueError("take() merges parts of the same board, uniqueness and parts")
+        if other._held & self._held:
+            raise ValueError("take() merges parts not held yet")
+        self._keys = list(heapq.merge(self._keys, other._keys))
+        self._held |= other._held
         self.size = len(self._keys)
 
     def tuples(self, start: int, stop: int) -> list[tuple[int, ...]]:
@@ -670,6 +697,8 @@ class Gathered:
         start, stop = _long(start), _long(stop)
         if not 0 <= start <= stop <= self.size:
             raise IndexError("placements out of range")
+        if self._held != (1 << self._parts) - 1:
+            raise ValueError("a part of the placements: take() the others first")
         n = self._n
         return [
             tuple(key >> 4 * (n - 1 - r) & 15 for r in range(n)) for key in self._keys[start:stop]

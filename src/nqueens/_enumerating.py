@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import struct
+import threading
 from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from . import _select
 from ._completion import check_completion_n, check_placed, walk
-from ._validate import check_bool, check_limit, check_n
+from ._validate import available_cores, check_bool, check_limit, check_n
 
 Queens = tuple[int, ...]
 
@@ -19,11 +21,17 @@ _CHUNK = 4096
 _NODES_PER_CALL = 1 << 22
 # Boards of 2 to GATHER_MAX_N (15) are enumerated whole by the symmetric
 # search of count() and sorted, then handed out as tuples this many at a
-# time: 8 bytes a solution (twice that while sorting), faster than the walk
+# time: 8 bytes a solution kept (half of them: the rest are read mirrored; twice
+# that while sorting and merging), faster than the walk
 # (BENCHMARKS.md).  A limit up to _WALK_LIMIT takes the
 # lazy walk instead, which stops as soon as it has them.
 _GATHERED_CHUNK = 1024
 _WALK_LIMIT = 50_000
+# From this size the compiled core's gathering is cut into parts (every k-th
+# group of borders) that threads gather at once, one a core, up to this many
+# (n = 14: 27 ms on one thread, BENCHMARKS.md); the parts are merged after.
+_GATHER_PARTS_FROM = 12
+_GATHER_MOST_PARTS = 8
 
 
 def solutions(
@@ -124,10 +132,52 @@ def solutions(
 
 
 def _gathered(n: int, unique: bool, limit: int | None) -> Iterator[list[tuple[int, ...]]]:
-    table = _select.core.Gathered(n, unique)
+    table = gather(n, unique)
     end = table.size if limit is None else min(limit, table.size)
     for start in range(0, end, _GATHERED_CHUNK):
         yield table.tuples(start, min(start + _GATHERED_CHUNK, end))
+
+
+def gather(n: int, unique: bool) -> Any:
+    """The core's Gathered(n, unique), whole: from _GATHER_PARTS_FROM on the
+    compiled core, its parts gathered by threads at once (the core drops the
+    GIL) and merged here.
+
+    >>> gather(12, False).size
+    14200
+    """
+    core = _select.core
+    parts = 1
+    if n >= _GATHER_PARTS_FROM and _select.IMPLEMENTATION == "cython":
+        parts = min(available_cores(), _GATHER_MOST_PARTS)
+    if parts == 1:
+        return core.Gathered(n, unique)
+    pieces: list[Any] = [None] * parts
+
+    def work(part: int) -> None:
+        try:
+            pieces[part] = core.Gathered(n, unique, part, parts)
+        except BaseException as exc:  # raised below, on the caller's thread
+            pieces[part] = exc
+
+    helpers = [
+        threading.Thread(target=work, args=(part,), name="nqueens-gather", daemon=True)
+        for part in range(1, parts)
+    ]
+    for helper in helpers:
+        helper.start()
+    try:
+        work(0)
+    finally:
+        for helper in helpers:  # each ends within its part's milliseconds
+            helper.join()
+    for piece in pieces:
+        if isinstance(piece, BaseException):
+            raise piece
+    table = pieces[0]
+    for piece in pieces[1:]:
+        table.take(piece)
+    return table
 
 
 def _walked(

@@ -8,11 +8,18 @@
 # each coset of the border's stabiliser (so each solution comes once),
 # packed into 64-bit keys whose order is the lexicographic order, then
 # sorted.  For unique=True a completion is kept only if no symmetry that
-# fixes its border maps it lower, and its smallest image is kept.
+# fixes its border maps it lower, and its smallest image is kept.  Else only
+# the keys whose first row's queen stands in the left half (the middle
+# column included) are kept: the mirror image of the others', whose order
+# the mirror reverses, so that they are handed out from the same keys, read
+# backwards with each column c as n - 1 - c (half the keys to sort).
 
 cdef struct _Gather:
     int n
     bint unique
+    int part  # gathers the borders of every parts-th group from group part
+    int parts
+    uint64_t most  # the highest key kept (unique=False: first queen left of the middle)
     int images  # symmetries that map the border to each distinct image
     int image[8]
     int fixing  # symmetries that leave the border in place
@@ -72,7 +79,8 @@ cdef void _gathered(_Gather *g) noexcept nogil:
     _placement_keys(g.p, g.n, keys)
     if not g.unique:
         for i in range(g.images):
-            _keep(g, keys[g.image[i]])
+            if keys[g.image[i]] <= g.most:
+                _keep(g, keys[g.image[i]])
         return
     least = keys[0]
     for i in range(g.fixing):
@@ -165,8 +173,18 @@ cdef void _gather_all(_Gather *g) noexcept nogil:
     cdef _Upper u
     memset(&u, 0, sizeof(_Upper))
     u.with_columns = True
+    # a group: the borders that differ only in their bottom queen, which share
+    # the table of their last rows (they come in turn); parts take every
+    # parts-th group, so that each builds only the tables of its own
+    cdef Py_ssize_t group = -1
+    cdef int top = -1, left = -1, right = -1
     _first_border(&it, g.n)
     while _next_border(&it) and not g.failed:
+        if it.top != top or it.left != left or it.right != right:
+            top, left, right = it.top, it.left, it.right
+            group += 1
+        if group % g.parts != g.part:
+            continue
         g.images = g.fixing = 0
         for i in range(8):
             keys[i] = _image_key(g.n, it.rows, it.cols, it.k, i)
@@ -198,23 +216,81 @@ cdef void _gather_all(_Gather *g) noexcept nogil:
     _release_upper(&u)
 
 
+cdef void _merge(const uint64_t *a, size_t a_size, const uint64_t *b, size_t b_size,
+                 uint64_t *out) noexcept nogil:
+    # two sorted runs of keys into one
+    cdef size_t i = 0, j = 0, k = 0
+    while i < a_size and j < b_size:
+        if b[j] < a[i]:
+            out[k] = b[j]
+            j += 1
+        else:
+            out[k] = a[i]
+            i += 1
+        k += 1
+    if i < a_size:
+        memcpy(out + k, a + i, (a_size - i) * sizeof(uint64_t))
+    if j < b_size:
+        memcpy(out + k, b + j, (b_size - j) * sizeof(uint64_t))
+
+
+_DIGITS = tuple(range(16))
+
+
+cdef Py_ssize_t _left_of_middle(const uint64_t *keys, Py_ssize_t size, int n) noexcept:
+    # how many of the sorted keys have their first queen left of the middle
+    # column (for even n, all): a binary search
+    cdef uint64_t middle = (<uint64_t>(n // 2)) << 4 * (n - 1)
+    cdef Py_ssize_t low = 0, high = size, mid
+    while low < high:
+        mid = (low + high) // 2
+        if keys[mid] < middle:
+            low = mid + 1
+        else:
+            high = mid
+    return low
+
+
 cdef class Gathered:
     """Every solution (or one per symmetry class) of a board of 2 to
-    GATHER_MAX_N, in lexicographic order, held as packed keys."""
-    cdef int n
-    cdef uint64_t *keys
-    cdef readonly Py_ssize_t size
+    GATHER_MAX_N, in lexicographic order, held as packed keys.
 
-    def __cinit__(self, size, bint unique):
+    With parts > 1 it gathers part `part` of them (a share of the borders),
+    so that threads can gather the parts at once; take() merges the others
+    in, and tuples() hands them out once every part is held."""
+    cdef int n
+    cdef bint unique
+    cdef int parts
+    cdef uint64_t held  # the parts held, a bit each
+    cdef uint64_t *keys  # sorted; unique=False: those of a first queen left of the middle
+    cdef Py_ssize_t kept  # the keys
+    cdef Py_ssize_t left  # the first of them, whose queen stands left of the middle column
+    cdef readonly Py_ssize_t size  # kept + left for unique=False: those read mirrored
+    cdef PyObject *digit[16]  # the ints 0 to 15 (of _DIGITS, which holds them)
+    cdef PyObject *mirrored[16]  # column c read as n - 1 - c
+
+    def __cinit__(self, size, bint unique, part=0, parts=1):
         cdef _Gather g
         cdef uint64_t *spare = NULL
         cdef int n = _int(size)
+        cdef int k = _int(parts), i = _int(part), r
         if not 2 <= n <= _GATHER_MAX_N:
             raise ValueError(f"Gathered takes boards of 2 to {_GATHER_MAX_N}")
+        if not 1 <= k <= 64 or not 0 <= i < k:
+            raise ValueError(f"Gathered takes part 0 to parts - 1 of 1 to 64 parts, got {i} of {k}")
         memset(&g, 0, sizeof(g))
         g.n = n
         g.unique = unique
+        g.part = i
+        g.parts = k
+        # unique=False: a first queen in columns 0 to (n - 1) // 2
+        g.most = ((<uint64_t>((n - 1) // 2 + 1)) << 4 * (n - 1)) - 1 if not unique else <uint64_t>-1
         self.n = n
+        self.unique = unique
+        self.parts = k
+        for r in range(16):
+            self.digit[r] = <PyObject *>_DIGITS[r]
+            self.mirrored[r] = <PyObject *>_DIGITS[n - 1 - r if r < n else r]
         with nogil:
             _gather_all(&g)
             if not g.failed:
@@ -230,25 +306,54 @@ cdef class Gathered:
             release(g.keys)
             raise MemoryError
         self.keys = g.keys
-        self.size = g.size
+        self.kept = g.size
+        self.left = _left_of_middle(self.keys, self.kept, n) if not unique else 0
+        self.size = self.kept + self.left
+        self.held = (<uint64_t>1) << i
 
     def __dealloc__(self):
         release(self.keys)
 
+    def take(self, Gathered other not None):
+        """Merge in the placements of other, parts of the same gathering that
+        this one does not hold yet (other is left as it was)."""
+        cdef uint64_t *merged
+        if not (other.n == self.n and other.unique == self.unique
+                and other.parts == self.parts):
+            raise ValueError("take() merges parts of the same board, uniqueness and parts")
+        if other.held & self.held:
+            raise ValueError("take() merges parts not held yet")
+        merged = <uint64_t *>realloc(NULL, (self.kept + other.kept + 1) * sizeof(uint64_t))
+        if merged == NULL:
+            raise MemoryError
+        with nogil:
+            _merge(self.keys, self.kept, other.keys, other.kept, merged)
+        release(self.keys)
+        self.keys = merged
+        self.kept += other.kept
+        self.left += other.left
+        self.size = self.kept + self.left
+        self.held |= other.held
+
     def tuples(self, Py_ssize_t start, Py_ssize_t stop):
         """Placements start to stop - 1 as a list of tuples."""
         cdef Py_ssize_t i, size = stop - start
-        cdef int r, n = self.n
+        cdef int n = self.n
         cdef list found
         cdef PyObject *placement
-        cdef PyObject *digit[16]
+        cdef Py_ssize_t at
         if not 0 <= start <= stop <= self.size:
             raise IndexError("placements out of range")
+        if self.held != (<uint64_t>-1 if self.parts == 64 else ((<uint64_t>1) << self.parts) - 1):
+            raise ValueError("a part of the placements: take() the others first")
         found = PyList_New(size)
-        for r in range(16):
-            digit[r] = <PyObject *>_DIGITS[r]
         for i in range(size):
-            placement = nq_placement(n, digit, self.keys[start + i])
+            at = start + i
+            if at < self.kept:
+                placement = nq_placement(n, self.digit, self.keys[at])
+            else:  # the mirror image of a left one, read backwards
+                placement = nq_placement(n, self.mirrored,
+                                         self.keys[self.kept + self.left - 1 - at])
             if placement == NULL:
                 raise MemoryError
             # a tuple of ints can hold no cycle: the collector need not
@@ -256,6 +361,3 @@ cdef class Gathered:
             PyObject_GC_UnTrack(placement)
             _list_set(found, i, placement)
         return found
-
-
-_DIGITS = tuple(range(16))
