@@ -9,10 +9,14 @@ thread and, where it starts threads (n >= 14), with every core; the plain C
 baseline (bench/baseline.c, compiled with cc -O3 at benchmark time); the
 core's pure-Python twin; and each reference solver up to the largest n it
 counts in about a second (its INFO.quick_n).  Besides, the core's unique
-count and the iteration of solutions().
+count, the iteration of solutions(), and beside it a loop over as many tuples of
+itertools.permutations (the floor for tuples made in C; BENCHMARKS.md's target is
+solutions(14) at 0.5x its rate or better).
 """
 
 from __future__ import annotations
+
+import itertools
 
 import pytest
 
@@ -70,6 +74,17 @@ def test_iterate_solutions(benchmark, n):
     record(benchmark, n, "iterate solutions() in Python, lexicographic order")
     result = benchmark.pedantic(lambda: sum(1 for _ in nqueens.solutions(n)), rounds=3)
     assert result == A000170[n]
+    per_second(benchmark, n)
+
+
+@pytest.mark.parametrize("n", [14])
+def test_iterate_as_many_permutations(benchmark, n):
+    record(benchmark, n, f"iterate as many itertools.permutations(range({n})) tuples in Python")
+
+    def take() -> int:
+        return sum(1 for _ in itertools.islice(itertools.permutations(range(n)), A000170[n]))
+
+    assert benchmark.pedantic(take, rounds=3) == A000170[n]
     per_second(benchmark, n)
 
 
