@@ -326,8 +326,9 @@ cdef class Gathered:
         merged = <uint64_t *>realloc(NULL, (self.kept + other.kept + 1) * sizeof(uint64_t))
         if merged == NULL:
             raise MemoryError
-        with nogil:
-            _merge(self.keys, self.kept, other.keys, other.kept, merged)
+        # under the GIL (about 0.5 ms at n = 14): no other thread's take() or
+        # tuples() can meet the keys half merged or freed
+        _merge(self.keys, self.kept, other.keys, other.kept, merged)
         release(self.keys)
         self.keys = merged
         self.kept += other.kept
