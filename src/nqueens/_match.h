@@ -145,23 +145,26 @@ static inline int nq_popcount_plain(uint64_t x)
         const uint64_t *ap, size_t na, const uint64_t *b1, const uint64_t *b2,    \
         const uint64_t *bp, size_t width, size_t *used
 
-/* nq_join_rows for each span in turn: span s joins north placements
- * spans[4s]..spans[4s+1]-1 with south placements spans[4s+2]..spans[4s+3]-1,
- * written one after the other; dest holds room for the sum of the spans'
- * products (the most they can keep and write) */
+/* nq_join_rows for each span in turn: span s joins the north placements of
+ * spans[2s] with the south placements of spans[2s+1], each word a range
+ * first | end << 32 (end excluded), written one after the other; dest holds
+ * room for the sum of the spans' products (the most they can keep and write) */
 #define NQ_JOIN_SPANS_BODY(ROWS)                                                  \
     size_t written = 0, used;                                                     \
     for (size_t s = 0; s < count; s++) {                                          \
-        const uint32_t *q = spans + 4 * s;                                        \
-        written += ROWS(dest + written, (size_t)-1, a1 + q[0], a2 + q[0], ap + q[0], \
-                        q[1] - q[0], b1 + q[2], b2 + q[2], bp + q[2], q[3] - q[2], &used); \
+        const size_t a = (size_t)(spans[2 * s] & 0xFFFFFFFFu);                    \
+        const size_t na = (size_t)(spans[2 * s] >> 32) - a;                       \
+        const size_t b = (size_t)(spans[2 * s + 1] & 0xFFFFFFFFu);                \
+        const size_t nb = (size_t)(spans[2 * s + 1] >> 32) - b;                   \
+        written += ROWS(dest + written, (size_t)-1, a1 + a, a2 + a, ap + a, na,   \
+                        b1 + b, b2 + b, bp + b, nb, &used);                        \
     }                                                                             \
     return written;
 
 #define NQ_JOIN_SPANS_ARGS                                                        \
     uint64_t *dest, const uint64_t *a1, const uint64_t *a2, const uint64_t *ap,   \
         const uint64_t *b1, const uint64_t *b2, const uint64_t *bp,               \
-        const uint32_t *spans, size_t count
+        const uint64_t *spans, size_t count
 
 /* nq_slice: the tables of `groups` groups of stored masks (bits bits each),
  * the last group padded with masks that hold every bit (they meet only an

@@ -53,7 +53,7 @@ cdef extern from "_match.h":
                     uint64_t *o1, uint64_t *o2, uint64_t *op) nogil
     size_t nq_join_spans(uint64_t *dest, const uint64_t *a1, const uint64_t *a2,
                          const uint64_t *ap, const uint64_t *b1, const uint64_t *b2,
-                         const uint64_t *bp, const uint32_t *spans, size_t count) nogil
+                         const uint64_t *bp, const uint64_t *spans, size_t count) nogil
     int nq_levels() nogil
     int nq_level() nogil
     int nq_use(int level) nogil
@@ -314,8 +314,9 @@ cdef bint _reserve_lines(_Lines *b, size_t room) noexcept nogil:
 
 cdef struct _South:
     _Buf d1, d2, packed  # the board's diagonals and the packed masks
-    size_t *start  # the placements of column set c: start[c]..start[c + 1],
-    size_t *plain  # those off the long diagonals first, up to plain[c]
+    uint64_t *span  # the placements of column set c: first | end << 32 (end excluded),
+    size_t *plain  # those off the long diagonals first, up to plain[c] (set for the
+    # column sets as large as the rows only: the only ones asked for)
     uint32_t rows
     Mode mode
     bint valid
@@ -326,13 +327,13 @@ cdef struct _Memo:
     # needed again (a row set's north rows change from one row set to the next,
     # and the same keys come back thousands of times): ready[r] is 1 once a row
     # set with north rows r has placed its own, 2 once those of every key (r, c)
-    # it may ask for are kept: key k's are start[k]..end[k] - 1, those off the long
-    # diagonals first, up to plain[k]; `size` placements in all.  (Kept only from
-    # the second use, a few row sets from random places, as the pace of
-    # estimate() counts, cost what they did without it.)
+    # it may ask for are kept: key k's are span[k] (first | end << 32, end
+    # excluded), those off the long diagonals first, up to plain[k]; `size`
+    # placements in all.  (Kept only from the second use, a few row sets from
+    # random places, as the pace of estimate() counts, cost what they did
+    # without it.)
     _Buf d1, d2, packed
-    uint32_t *start
-    uint32_t *end
+    uint64_t *span
     uint32_t *plain
     unsigned char *ready
     size_t size
@@ -343,7 +344,7 @@ cdef struct _Work:
     uint32_t *spread[2]  # west, east: the subsets of the free columns, by size (below)
     uint32_t size_from[2][34]  # those of size k: spread[side][size_from[side][k]] on
     _Buf north1, north2, north_packed
-    uint32_t *spans  # _halves' joins by class (_Spans), room for 5 x 2 ** h of them
+    uint64_t *spans  # _halves' joins by class (_Spans), room for 5 x 2 ** h of them
     _Memo memo[2]  # west, east
     bint memo_on  # the job's north placements are kept (h <= _MEMO_MAX_H)
     _South south[2]  # west, east
@@ -363,8 +364,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.memo[i].d1.data)
         release(w.memo[i].d2.data)
         release(w.memo[i].packed.data)
-        release(w.memo[i].start)
-        release(w.memo[i].end)
+        release(w.memo[i].span)
         release(w.memo[i].plain)
         release(w.memo[i].ready)
     release(w.north_packed.data)
@@ -374,7 +374,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.south[i].d1.data)
         release(w.south[i].d2.data)
         release(w.south[i].packed.data)
-        release(w.south[i].start)
+        release(w.south[i].span)
         release(w.south[i].plain)
     release(w.stored.data)
     release(w.tables.raw)
@@ -422,33 +422,34 @@ cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t co
     return k - at
 
 
-cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint32_t rows,
-                      uint32_t cols, uint64_t holes1, uint64_t holes2,
+cdef bint _fill_south(const _Table *t, const _Geo *g, const _Work *w, _South *c, bint east,
+                      uint32_t rows, uint64_t holes1, uint64_t holes2,
                       Mode mode) noexcept nogil:
-    # the south quadrant's placements in `rows` for every subset of `cols` that
-    # can complete a half-board, kept while the south rows stay the same
+    # the south quadrant's placements in `rows` for every subset of the side's
+    # columns as large as `rows` (those that can complete a half-board: the side's
+    # spread lists them), kept while the south rows stay the same
     cdef uint32_t sub, key
-    cdef size_t size = 0, plain = 0
+    cdef size_t size = 0, plain = 0, i, first
+    cdef int side = 1 if east else 0
     cdef int k = _popcount32(rows)
-    cdef uint32_t subsets = (<uint32_t>1) << t.h
+    cdef const uint32_t *subsets = w.spread[side] + w.size_from[side][k]
+    cdef size_t many = w.size_from[side][k + 1] - w.size_from[side][k]
     if c.valid and c.rows == rows and c.mode == mode:
         return True
     c.valid = False  # until it is whole again
-    for sub in range(subsets):
-        if (sub & cols) == sub and _popcount32(sub) == k:
-            key = (rows << t.h) | sub
-            size += t.start[key + 1] - t.start[key]
+    for i in range(many):
+        key = (rows << t.h) | subsets[i]
+        size += t.start[key + 1] - t.start[key]
     if not _reserve_placed(&c.d1, &c.d2, &c.packed, size):
         return False
     size = 0
-    for sub in range(subsets):
-        c.start[sub] = size
-        c.plain[sub] = size
-        if (sub & cols) == sub and _popcount32(sub) == k:
-            size += _quadrant(t, g, rows, sub, True, east, holes1, holes2, mode, &c.d1,
-                              &c.d2, &c.packed, size, &plain)
-            c.plain[sub] = plain
-    c.start[subsets] = size
+    for i in range(many):
+        sub = subsets[i]
+        first = size
+        size += _quadrant(t, g, rows, sub, True, east, holes1, holes2, mode, &c.d1, &c.d2,
+                          &c.packed, size, &plain)
+        c.plain[sub] = plain
+        c.span[sub] = first | (<uint64_t>size << 32)
     c.rows = rows
     c.mode = mode
     c.valid = True
@@ -457,7 +458,8 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, _South *c, bint east, uint
 
 cdef struct _Spans:
     # joins of north and south placements batched for one nq_join_spans call
-    uint32_t *at  # 4 words a join: the north placements' first and end, the south ones'
+    uint64_t *at  # 2 words a join: the north placements', the south ones', each as
+    # first | end << 32 (end excluded)
     size_t count
     uint64_t need  # the most they write: the sum of their products
 
@@ -470,10 +472,8 @@ cdef size_t[3] _SPANS_FROM = [0, 1, 4]
 cdef inline void _span(_Spans *b, size_t a_first, size_t a_end, size_t first,
                        size_t end) noexcept nogil:
     if a_end > a_first and end > first:
-        b.at[4 * b.count] = <uint32_t>a_first
-        b.at[4 * b.count + 1] = <uint32_t>a_end
-        b.at[4 * b.count + 2] = <uint32_t>first
-        b.at[4 * b.count + 3] = <uint32_t>end
+        b.at[2 * b.count] = a_first | (<uint64_t>a_end << 32)
+        b.at[2 * b.count + 1] = first | (<uint64_t>end << 32)
         b.count += 1
         b.need += (a_end - a_first) * (end - first)
 
@@ -497,15 +497,13 @@ cdef bint _memo_reset(const _Table *t, _Work *w, const _Job *job) noexcept nogil
             m.mode = OFF_LONG if job.symmetric else ALL
         else:
             m.mode = BY_CLASS if job.symmetric else ALL
-        if m.start == NULL:  # (each made once, kept with the Scratch)
-            m.start = <uint32_t *>malloc(keys * sizeof(uint32_t))
-        if m.end == NULL:
-            m.end = <uint32_t *>malloc(keys * sizeof(uint32_t))
+        if m.span == NULL:  # (each made once, kept with the Scratch)
+            m.span = <uint64_t *>malloc(keys * sizeof(uint64_t))
         if m.plain == NULL:
             m.plain = <uint32_t *>malloc(keys * sizeof(uint32_t))
         if m.ready == NULL:
             m.ready = <unsigned char *>malloc((<size_t>1) << t.h)
-        if m.start == NULL or m.end == NULL or m.plain == NULL or m.ready == NULL:
+        if m.span == NULL or m.plain == NULL or m.ready == NULL:
             return False
         memset(m.ready, 0, (<size_t>1) << t.h)
         m.size = 0
@@ -517,19 +515,19 @@ cdef bint _memo_fill(const _Table *t, const _Geo *g, _Memo *m, bint east,
                      uint64_t holes1, uint64_t holes2) noexcept nogil:
     # the north placements of north_rows with each of these column subsets (all
     # those of its size), appended to the memo; False: no memory
-    cdef size_t i, size = m.size, room, plain
+    cdef size_t i, size = m.size, room, plain, first
     cdef uint32_t key
     for i in range(many):
         key = (north_rows << t.h) | subsets[i]
         room = size + t.start[key + 1] - t.start[key] + _SLACK
         if not (_grow(&m.d1, room) and _grow(&m.d2, room) and _grow(&m.packed, room)):
             return False
-        m.start[key] = <uint32_t>size
+        first = size
         plain = size
         size += _quadrant(t, g, north_rows, subsets[i], False, east, holes1, holes2,
                           m.mode, &m.d1, &m.d2, &m.packed, size, &plain)
         m.plain[key] = <uint32_t>plain
-        m.end[key] = <uint32_t>size
+        m.span[key] = first | (<uint64_t>size << 32)
     m.size = size
     m.ready[north_rows] = 2
     return True
@@ -570,26 +568,25 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
             north.d1, north.d2, north.packed = memo.d1.data, memo.d2.data, memo.packed.data
     if memo == NULL:
         north.d1, north.d2, north.packed = w.north1.data, w.north2.data, w.north_packed.data
-    if not _fill_south(t, g, c, east, south_rows, cols, holes1, holes2, mode):
+    if not _fill_south(t, g, w, c, east, south_rows, holes1, holes2, mode):
         return False
     south.d1, south.d2, south.packed = c.d1.data, c.d2.data, c.packed.data
     for cls in range(_CLASSES):
-        batch[cls].at = w.spans + 4 * _SPANS_FROM[cls] * ((<size_t>1) << h)
+        batch[cls].at = w.spans + 2 * _SPANS_FROM[cls] * ((<size_t>1) << h)
         batch[cls].count = 0
         batch[cls].need = 0
     if memo != NULL and mode != BY_CLASS:  # the common case, in a loop of its own
-        _memo_spans(&batch[0], subsets, many, cols, north_rows << h, c.start, memo.start,
-                    memo.end)
+        _memo_spans(&batch[0], subsets, many, cols, north_rows << h, c.span, memo.span)
         many = 0
     for i in range(many):  # the subsets of the columns as large as north_rows
         sub = subsets[i]
-        first = c.start[cols ^ sub]
-        nb = c.start[(cols ^ sub) + 1]
+        first = <uint32_t>c.span[cols ^ sub]
+        nb = c.span[cols ^ sub] >> 32
         plain_b = c.plain[cols ^ sub]
         if memo != NULL:
             key = (north_rows << h) | sub
-            a_first = memo.start[key]
-            na = memo.end[key] if nb > first else a_first
+            a_first = <uint32_t>memo.span[key]
+            na = memo.span[key] >> 32 if nb > first else a_first
             plain_a = memo.plain[key]
         else:
             # appended after the row set's earlier ones, which batched joins still read
@@ -626,29 +623,27 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
 
 
 cdef void _memo_spans(_Spans *b, const uint32_t *subsets, size_t many, uint32_t cols,
-                      uint32_t north_key, const size_t *south_start,
-                      const uint32_t *north_start, const uint32_t *north_end) noexcept nogil:
+                      uint32_t north_key, const uint64_t *south_span,
+                      const uint64_t *north_span) noexcept nogil:
     # _halves' joins for one batch, the north placements from the memo: the same
     # spans as its general loop, with every pointer and count in locals
-    cdef uint32_t sub, key
-    cdef uint32_t *at = b.at
-    cdef size_t count = 0, first, end, a_first, a_end, i
+    cdef uint32_t sub
+    cdef uint64_t *at = b.at
+    cdef uint64_t north, south, na, nb
+    cdef size_t count = 0, i
     cdef uint64_t need = 0
     for i in range(many):
         sub = subsets[i]
-        first = south_start[cols ^ sub]
-        end = south_start[(cols ^ sub) + 1]
-        key = north_key | sub
-        a_first = north_start[key]
-        a_end = north_end[key]
+        south = south_span[cols ^ sub]
+        north = north_span[north_key | sub]
         # written whether or not it is kept (no branch to mispredict): kept when
         # both lists hold placements (the room: 2 ** h joins, more than subsets)
-        at[4 * count] = <uint32_t>a_first
-        at[4 * count + 1] = <uint32_t>a_end
-        at[4 * count + 2] = <uint32_t>first
-        at[4 * count + 3] = <uint32_t>end
-        count += (a_end > a_first) & (end > first)
-        need += (a_end - a_first) * (end - first)
+        at[2 * count] = north
+        at[2 * count + 1] = south
+        na = (north >> 32) - <uint32_t>north
+        nb = (south >> 32) - <uint32_t>south
+        count += (na != 0) & (nb != 0)
+        need += na * nb
     b.count = count
     b.need = need
 
@@ -943,16 +938,16 @@ cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
     cdef size_t most = t.most + _SLACK
     cdef size_t subsets = (<size_t>1) << t.h
     cdef int i
-    w.spans = <uint32_t *>malloc(4 * 5 * subsets * sizeof(uint32_t))
+    w.spans = <uint64_t *>malloc(2 * 5 * subsets * sizeof(uint64_t))
     if w.spans == NULL:
         return False
     for i in range(2):
         w.spread[i] = <uint32_t *>malloc(subsets * sizeof(uint32_t))
         if w.spread[i] == NULL:
             return False
-        w.south[i].start = <size_t *>malloc((subsets + 1) * sizeof(size_t))
+        w.south[i].span = <uint64_t *>malloc(subsets * sizeof(uint64_t))
         w.south[i].plain = <size_t *>malloc(subsets * sizeof(size_t))
-        if w.south[i].start == NULL or w.south[i].plain == NULL:
+        if w.south[i].span == NULL or w.south[i].plain == NULL:
             return False
     return (_reserve(&w.north1, most) and _reserve(&w.north2, most)
             and _reserve(&w.north_packed, most))
