@@ -614,8 +614,11 @@ NQ_TARGET_V4 static uint64_t nq_direct_v4(const uint64_t *stored, size_t size,
                                           const uint64_t *items, size_t count)
 {
     /* 32 stored masks held in four registers (the last ones masked off), each
-     * item broadcast and tested against them: the lanes whose AND is zero */
-    uint64_t total = 0;
+     * item broadcast and tested against them: each lane whose AND is zero adds
+     * one to its lane of four counters (no mask leaves the vector unit), which
+     * are summed once */
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0;
     for (size_t j = 0; j < size; j += 32) {
         __mmask8 lanes[4];
         __m512i block[4];
@@ -627,13 +630,14 @@ NQ_TARGET_V4 static uint64_t nq_direct_v4(const uint64_t *stored, size_t size,
         }
         for (size_t i = 0; i < count; i++) {
             const __m512i item = _mm512_set1_epi64((long long)items[i]);
-            total += (uint64_t)(__builtin_popcount(_mm512_mask_testn_epi64_mask(lanes[0], block[0], item))
-                                + __builtin_popcount(_mm512_mask_testn_epi64_mask(lanes[1], block[1], item))
-                                + __builtin_popcount(_mm512_mask_testn_epi64_mask(lanes[2], block[2], item))
-                                + __builtin_popcount(_mm512_mask_testn_epi64_mask(lanes[3], block[3], item)));
+            c0 = _mm512_mask_add_epi64(c0, _mm512_mask_testn_epi64_mask(lanes[0], block[0], item), c0, one);
+            c1 = _mm512_mask_add_epi64(c1, _mm512_mask_testn_epi64_mask(lanes[1], block[1], item), c1, one);
+            c2 = _mm512_mask_add_epi64(c2, _mm512_mask_testn_epi64_mask(lanes[2], block[2], item), c2, one);
+            c3 = _mm512_mask_add_epi64(c3, _mm512_mask_testn_epi64_mask(lanes[3], block[3], item), c3, one);
         }
     }
-    return total;
+    return (uint64_t)_mm512_reduce_add_epi64(
+        _mm512_add_epi64(_mm512_add_epi64(c0, c1), _mm512_add_epi64(c2, c3)));
 }
 
 static int nq_detect(void)
