@@ -315,8 +315,10 @@ cdef bint _reserve_lines(_Lines *b, size_t room) noexcept nogil:
 cdef struct _South:
     _Buf d1, d2, packed  # the board's diagonals and the packed masks
     uint64_t *span  # the placements of column set c: first | end << 32 (end excluded),
-    size_t *plain  # those off the long diagonals first, up to plain[c] (set for the
-    # column sets as large as the rows only: the only ones asked for)
+    size_t *plain  # those off the long diagonals first, up to plain[c]; set for the
+    # column sets as large as the rows (filled[0..many - 1]), 0 (none) for the others
+    uint32_t *filled
+    size_t many
     uint32_t rows
     Mode mode
     bint valid
@@ -376,6 +378,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.south[i].packed.data)
         release(w.south[i].span)
         release(w.south[i].plain)
+        release(w.south[i].filled)
     release(w.stored.data)
     release(w.tables.raw)
     release(w.sorted_stored.data)
@@ -437,6 +440,10 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, const _Work *w, _South *c,
     if c.valid and c.rows == rows and c.mode == mode:
         return True
     c.valid = False  # until it is whole again
+    for i in range(c.many):  # the last rows' column sets: none again
+        c.span[c.filled[i]] = 0
+        c.plain[c.filled[i]] = 0
+    c.many = 0
     for i in range(many):
         key = (rows << t.h) | subsets[i]
         size += t.start[key + 1] - t.start[key]
@@ -450,6 +457,8 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, const _Work *w, _South *c,
                           &c.packed, size, &plain)
         c.plain[sub] = plain
         c.span[sub] = first | (<uint64_t>size << 32)
+        c.filled[i] = sub
+    c.many = many
     c.rows = rows
     c.mode = mode
     c.valid = True
@@ -945,9 +954,12 @@ cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
         w.spread[i] = <uint32_t *>malloc(subsets * sizeof(uint32_t))
         if w.spread[i] == NULL:
             return False
-        w.south[i].span = <uint64_t *>malloc(subsets * sizeof(uint64_t))
-        w.south[i].plain = <size_t *>malloc(subsets * sizeof(size_t))
-        if w.south[i].span == NULL or w.south[i].plain == NULL:
+        # (no column set holds placements until one is filled: a caller of
+        # packed_halves may ask for column sets of another size than the rows)
+        w.south[i].span = <uint64_t *>calloc(subsets, sizeof(uint64_t))
+        w.south[i].plain = <size_t *>calloc(subsets, sizeof(size_t))
+        w.south[i].filled = <uint32_t *>malloc(subsets * sizeof(uint32_t))
+        if w.south[i].span == NULL or w.south[i].plain == NULL or w.south[i].filled == NULL:
             return False
     return (_reserve(&w.north1, most) and _reserve(&w.north2, most)
             and _reserve(&w.north_packed, most))
