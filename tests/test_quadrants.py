@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import array
 import concurrent.futures
+import functools
 import itertools
 import pickle
 import random
@@ -123,14 +124,10 @@ def test_core_and_twin_list_the_same_half_boards_for_any_rows_and_columns(data):
         assert [sorted(x) for x in got[1]] == [sorted(x) for x in want[1]]
 
 
-_made_quarters: dict[int, tuple[object, object]] = {}
-
-
+@functools.cache
 def _quarters(n: int) -> tuple[object, object]:
     # each n's tables, core and twin, made once for the examples above
-    if n not in _made_quarters:
-        _made_quarters[n] = (_quadrants.Quarter(n), _quadrants_py.Quarter(n))
-    return _made_quarters[n]
+    return _quadrants.Quarter(n), _quadrants_py.Quarter(n)
 
 
 @pytest.mark.native
