@@ -26,8 +26,9 @@
  * holds a south list of up to 8 in registers for all of them); nq_join_spans,
  * the one the core calls: nq_join_rows for a batch of (north, south) spans,
  * inlined, so that the many short joins of a row set cost one call.
- * They may write past what they keep, never past `count` (`width`) words
- * from where they start (nq_join_spans: the sum of its spans' products).
+ * They may write past what they keep: nq_place never past `count` words from
+ * where it starts, nq_join_spans never past the sum of its spans' products and
+ * NQ_JOIN_SLACK words more (v3 stores four lanes whole).
  *
  * nq_levels(): the levels this processor and its operating system run, a bit
  * each (NQ_BASELINE, NQ_V3, NQ_V4); nq_use(level) picks one of them (0 when
@@ -49,6 +50,7 @@
 #endif
 
 #define NQ_GROUP 8 /* words per group: 512 stored masks */
+#define NQ_JOIN_SLACK 4 /* words past a join's products that it may write */
 #define NQ_CHUNK 5 /* bit positions per table lookup */
 #if NQ_CHUNK != 5
 #error "nq_slice_v4 builds a chunk's 32 entries as two halves of 16"
@@ -286,16 +288,129 @@ static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks
     __attribute__((target("avx2,bmi,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl,"     \
                           "avx512dq,avx512cd,avx512vpopcntdq")))
 
+/* v3 keeps four lanes at once, as v4 keeps eight: the lanes kept are packed to the
+ * front of a register by a permutation from this table (entry m: the 64-bit lanes
+ * of the bits of m, in order, as pairs of 32-bit indices) and the register stored
+ * whole: up to 3 words past the products of a join (NQ_JOIN_SLACK) */
+#define NQ_PACK4(a, b, c, d) {2 * (a), 2 * (a) + 1, 2 * (b), 2 * (b) + 1, 2 * (c), 2 * (c) + 1, 2 * (d), 2 * (d) + 1}
+static const int32_t nq_pack_v3[16][8] __attribute__((aligned(32))) = {
+    NQ_PACK4(0, 0, 0, 0), NQ_PACK4(0, 0, 0, 0), NQ_PACK4(1, 0, 0, 0), NQ_PACK4(0, 1, 0, 0),
+    NQ_PACK4(2, 0, 0, 0), NQ_PACK4(0, 2, 0, 0), NQ_PACK4(1, 2, 0, 0), NQ_PACK4(0, 1, 2, 0),
+    NQ_PACK4(3, 0, 0, 0), NQ_PACK4(0, 3, 0, 0), NQ_PACK4(1, 3, 0, 0), NQ_PACK4(0, 1, 3, 0),
+    NQ_PACK4(2, 3, 0, 0), NQ_PACK4(0, 2, 3, 0), NQ_PACK4(1, 2, 3, 0), NQ_PACK4(0, 1, 2, 3),
+};
+#undef NQ_PACK4
+
+/* the first `left` lanes (up to 4) all ones, the rest zero */
+NQ_TARGET_V3 static inline __m256i nq_lanes_v3(size_t left)
+{
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(left < 4 ? left : 4)),
+                              _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
+/* the lanes of `joined` whose `hit` is zero (of those in `lanes`, a bit each),
+ * stored at dest, packed; returns how many */
+NQ_TARGET_V3 static inline size_t nq_keep_v3(uint64_t *dest, __m256i hit, __m256i joined,
+                                             int lanes)
+{
+    const int keep = _mm256_movemask_pd(
+        _mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, _mm256_setzero_si256()))) & lanes;
+    _mm256_storeu_si256((void *)dest,
+                        _mm256_permutevar8x32_epi32(
+                            joined, _mm256_load_si256((const void *)nq_pack_v3[keep])));
+    return (size_t)__builtin_popcount((unsigned)keep);
+}
+
+/* the popcount of each byte (nibbles looked up), for the v3 matching below */
+NQ_TARGET_V3 static inline __m256i nq_byte_counts_v3(__m256i x)
+{
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    const __m256i bits = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                          0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    return _mm256_add_epi8(
+        _mm256_shuffle_epi8(bits, _mm256_and_si256(x, nibble)),
+        _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble)));
+}
+
 NQ_TARGET_V3 static uint64_t nq_match_v3(const uint64_t *tables, size_t groups, int chunks,
                                          const uint64_t *items, size_t count)
 {
-    NQ_MATCH_BODY(__builtin_popcountll)
+    /* a group's entry is two registers: AND the item's chunks, count the bits of
+     * each byte and add them up in byte counters (at most 16 an item: 15 items
+     * before they are summed into 64-bit lanes), reduced once */
+    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i sum = zero;
+    for (size_t g = 0; g < groups; g++) {
+        const uint64_t *t = tables + g * stride;
+        for (size_t i = 0; i < count;) {
+            const size_t stop = count - i > 15 ? i + 15 : count;
+            __m256i bytes = zero;
+            for (; i < stop; i++) {
+                uint64_t a = items[i];
+                const uint64_t *e = t + (a & 31) * NQ_GROUP;
+                __m256i x = _mm256_load_si256((const void *)e);
+                __m256i y = _mm256_load_si256((const void *)(e + 4));
+                for (int c = 1; c < chunks; c++) {
+                    a >>= NQ_CHUNK;
+                    e = t + ((size_t)c * 32 + (a & 31)) * NQ_GROUP;
+                    x = _mm256_and_si256(x, _mm256_load_si256((const void *)e));
+                    y = _mm256_and_si256(y, _mm256_load_si256((const void *)(e + 4)));
+                }
+                bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(x));
+                bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(y));
+            }
+            sum = _mm256_add_epi64(sum, _mm256_sad_epu8(bytes, zero));
+        }
+    }
+    const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sum),
+                                       _mm256_extracti128_si256(sum, 1));
+    return (uint64_t)_mm_cvtsi128_si64(half) + (uint64_t)_mm_extract_epi64(half, 1);
 }
 
 NQ_TARGET_V3 static uint64_t nq_direct_v3(const uint64_t *stored, size_t size,
                                           const uint64_t *items, size_t count)
 {
-    NQ_DIRECT_BODY
+    /* 16 stored masks held in four registers, each item broadcast and tested
+     * against them: a lane whose AND is zero subtracts -1 from its lane of four
+     * counters, summed once.  The lanes past the last stored mask hold every
+     * bit: they meet the empty items only, taken off at the end */
+    const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi64x(-1);
+    __m256i c0 = zero, c1 = zero, c2 = zero, c3 = zero;
+    for (size_t j = 0; j < size; j += 16) {
+        __m256i block[4];
+        for (int r = 0; r < 4; r++) {
+            const size_t at = j + 4 * (size_t)r;
+            const size_t left = at < size ? size - at : 0;
+            if (left >= 4) {
+                block[r] = _mm256_loadu_si256((const void *)(stored + at));
+            } else {
+                const __m256i lanes = nq_lanes_v3(left);
+                block[r] = _mm256_or_si256(
+                    _mm256_maskload_epi64((const long long *)(stored + (left ? at : 0)), lanes),
+                    _mm256_andnot_si256(lanes, ones));
+            }
+        }
+        for (size_t i = 0; i < count; i++) {
+            const __m256i item = _mm256_set1_epi64x((long long)items[i]);
+            c0 = _mm256_sub_epi64(c0, _mm256_cmpeq_epi64(_mm256_and_si256(block[0], item), zero));
+            c1 = _mm256_sub_epi64(c1, _mm256_cmpeq_epi64(_mm256_and_si256(block[1], item), zero));
+            c2 = _mm256_sub_epi64(c2, _mm256_cmpeq_epi64(_mm256_and_si256(block[2], item), zero));
+            c3 = _mm256_sub_epi64(c3, _mm256_cmpeq_epi64(_mm256_and_si256(block[3], item), zero));
+        }
+    }
+    const __m256i sum = _mm256_add_epi64(_mm256_add_epi64(c0, c1), _mm256_add_epi64(c2, c3));
+    const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sum),
+                                       _mm256_extracti128_si256(sum, 1));
+    uint64_t total = (uint64_t)_mm_cvtsi128_si64(half) + (uint64_t)_mm_extract_epi64(half, 1);
+    const size_t padding = (16 - size % 16) % 16;
+    if (padding) {
+        size_t empty = 0;
+        for (size_t i = 0; i < count; i++)
+            empty += items[i] == 0;
+        total -= (uint64_t)(empty * padding);
+    }
+    return total;
 }
 
 NQ_TARGET_V3 static size_t nq_empty_v3(const uint64_t *items, size_t count)
@@ -314,12 +429,50 @@ NQ_TARGET_V3 static size_t nq_join_v3(uint64_t *dest, uint64_t a1, uint64_t a2, 
                                       const uint64_t *b1, const uint64_t *b2,
                                       const uint64_t *bp, size_t width)
 {
-    NQ_JOIN_BODY
+    const __m256i x1 = _mm256_set1_epi64x((long long)a1), x2 = _mm256_set1_epi64x((long long)a2);
+    const __m256i xp = _mm256_set1_epi64x((long long)pa);
+    size_t k = 0, j = 0;
+    for (; j + 4 <= width; j += 4) {
+        const __m256i hit = _mm256_or_si256(
+            _mm256_and_si256(x1, _mm256_loadu_si256((const void *)(b1 + j))),
+            _mm256_and_si256(x2, _mm256_loadu_si256((const void *)(b2 + j))));
+        k += nq_keep_v3(dest + k, hit,
+                        _mm256_or_si256(xp, _mm256_loadu_si256((const void *)(bp + j))), 15);
+    }
+    if (j < width) {
+        const __m256i lanes = nq_lanes_v3(width - j);
+        const __m256i hit = _mm256_or_si256(
+            _mm256_and_si256(x1, _mm256_maskload_epi64((const long long *)(b1 + j), lanes)),
+            _mm256_and_si256(x2, _mm256_maskload_epi64((const long long *)(b2 + j), lanes)));
+        const __m256i joined = _mm256_or_si256(
+            xp, _mm256_maskload_epi64((const long long *)(bp + j), lanes));
+        k += nq_keep_v3(dest + k, hit, joined, (1 << (width - j)) - 1);
+    }
+    return k;
 }
 
 NQ_TARGET_V3 static NQ_INLINE size_t nq_join_rows_v3(NQ_JOIN_ROWS_ARGS)
 {
-    NQ_JOIN_ROWS_BODY(nq_join_v3)
+    if (width > 4) {
+        NQ_JOIN_ROWS_BODY(nq_join_v3)
+    }
+    /* a south list of at most 4 (most of them): held in registers for every
+     * north placement, one round each */
+    const __m256i lanes = nq_lanes_v3(width);
+    const int keep = (1 << width) - 1;
+    const __m256i s1 = _mm256_maskload_epi64((const long long *)b1, lanes);
+    const __m256i s2 = _mm256_maskload_epi64((const long long *)b2, lanes);
+    const __m256i sp = _mm256_maskload_epi64((const long long *)bp, lanes);
+    size_t written = 0, i = 0;
+    for (; i < na && room - written >= width; i++) {
+        const __m256i hit = _mm256_or_si256(
+            _mm256_and_si256(_mm256_set1_epi64x((long long)a1[i]), s1),
+            _mm256_and_si256(_mm256_set1_epi64x((long long)a2[i]), s2));
+        written += nq_keep_v3(dest + written, hit,
+                              _mm256_or_si256(_mm256_set1_epi64x((long long)ap[i]), sp), keep);
+    }
+    *used = i;
+    return written;
 }
 
 

@@ -39,6 +39,7 @@ cdef extern from "_match.h":
     enum:
         NQ_GROUP
         NQ_CHUNK
+        NQ_JOIN_SLACK
     uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
                       const uint64_t *items, size_t count) nogil
     uint64_t nq_direct(const uint64_t *stored, size_t size, const uint64_t *items,
@@ -623,7 +624,7 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         if batch[cls].count:
             out = &w.items[cls] if mode == BY_CLASS else (
                 &w.items[0] if mode == ALL else &w.stored)
-            if not _grow(out, out.size + batch[cls].need):
+            if not _grow(out, out.size + batch[cls].need + NQ_JOIN_SLACK):
                 return False
             out.size += nq_join_spans(out.data + out.size, north.d1, north.d2, north.packed,
                                       south.d1, south.d2, south.packed, batch[cls].at,
