@@ -680,8 +680,8 @@ cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
     if level == 2:  # v4
         match, build = 153, 27200
         masks = (stored + 31) // 32 * 32
-    elif level == 1:  # v3
-        match, build = 216, 17600
+    elif level == 1:  # v3 (its own kernels since 2026-12-04: refitted to their timings)
+        match, build = 220, 25000
     return items * 100 * masks > 32 * groups * (build + items * match)
 
 
