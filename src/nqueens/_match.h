@@ -332,12 +332,14 @@ NQ_TARGET_V3 static inline __m256i nq_byte_counts_v3(__m256i x)
         _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble)));
 }
 
-NQ_TARGET_V3 static uint64_t nq_match_v3(const uint64_t *tables, size_t groups, int chunks,
-                                         const uint64_t *items, size_t count)
+/* nq_match_v3 for one number of chunks: a group's entry is two registers: AND
+ * the item's chunks, count the bits of each byte and add them up in byte
+ * counters (at most 16 an item: 15 items before they are summed into 64-bit
+ * lanes), reduced once.  Inlined with `chunks` a constant, its loop unrolled */
+NQ_TARGET_V3 static NQ_INLINE uint64_t nq_match_chunks_v3(const uint64_t *tables,
+                                                          size_t groups, int chunks,
+                                                          const uint64_t *items, size_t count)
 {
-    /* a group's entry is two registers: AND the item's chunks, count the bits of
-     * each byte and add them up in byte counters (at most 16 an item: 15 items
-     * before they are summed into 64-bit lanes), reduced once */
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
     const __m256i zero = _mm256_setzero_si256();
     __m256i sum = zero;
@@ -347,15 +349,18 @@ NQ_TARGET_V3 static uint64_t nq_match_v3(const uint64_t *tables, size_t groups, 
             const size_t stop = count - i > 15 ? i + 15 : count;
             __m256i bytes = zero;
             for (; i < stop; i++) {
-                uint64_t a = items[i];
-                const uint64_t *e = t + (a & 31) * NQ_GROUP;
+                /* the item's chunks as byte offsets: entry v of a chunk starts 64 v
+                 * bytes in, so the item shifted by 6 holds them (an item of up to 58
+                 * bits: chunks <= 11), each cut out by one shift and one AND, the
+                 * chunk's own start added in the load's address */
+                const uint64_t a = items[i] << 6;
+                const char *e = (const char *)t + (a & (31 << 6));
                 __m256i x = _mm256_load_si256((const void *)e);
-                __m256i y = _mm256_load_si256((const void *)(e + 4));
+                __m256i y = _mm256_load_si256((const void *)(e + 32));
                 for (int c = 1; c < chunks; c++) {
-                    a >>= NQ_CHUNK;
-                    e = t + ((size_t)c * 32 + (a & 31)) * NQ_GROUP;
+                    e = (const char *)t + (size_t)c * 32 * 64 + ((a >> (NQ_CHUNK * c)) & (31 << 6));
                     x = _mm256_and_si256(x, _mm256_load_si256((const void *)e));
-                    y = _mm256_and_si256(y, _mm256_load_si256((const void *)(e + 4)));
+                    y = _mm256_and_si256(y, _mm256_load_si256((const void *)(e + 32)));
                 }
                 bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(x));
                 bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(y));
@@ -366,6 +371,25 @@ NQ_TARGET_V3 static uint64_t nq_match_v3(const uint64_t *tables, size_t groups, 
     const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sum),
                                        _mm256_extracti128_si256(sum, 1));
     return (uint64_t)_mm_cvtsi128_si64(half) + (uint64_t)_mm_extract_epi64(half, 1);
+}
+
+NQ_TARGET_V3 static uint64_t nq_match_v3(const uint64_t *tables, size_t groups, int chunks,
+                                         const uint64_t *items, size_t count)
+{
+    if (chunks > 11) /* (more than nq_match_chunks_v3 takes: none in the core) */
+        return nq_match_plain(tables, groups, chunks, items, count);
+    switch (chunks) { /* the masks of n = 12 to 23 */
+    case 5:
+        return nq_match_chunks_v3(tables, groups, 5, items, count);
+    case 6:
+        return nq_match_chunks_v3(tables, groups, 6, items, count);
+    case 7:
+        return nq_match_chunks_v3(tables, groups, 7, items, count);
+    case 8:
+        return nq_match_chunks_v3(tables, groups, 8, items, count);
+    default:
+        return nq_match_chunks_v3(tables, groups, chunks, items, count);
+    }
 }
 
 NQ_TARGET_V3 static uint64_t nq_direct_v3(const uint64_t *stored, size_t size,
