@@ -332,42 +332,65 @@ NQ_TARGET_V3 static inline __m256i nq_byte_counts_v3(__m256i x)
         _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble)));
 }
 
-/* nq_match_v3 for one number of chunks: a group's entry is two registers: AND
- * the item's chunks, count the bits of each byte and add them up in byte
- * counters (at most 16 an item: 15 items before they are summed into 64-bit
- * lanes), reduced once.  Inlined with `chunks` a constant, its loop unrolled */
+/* nq_match_v3 for one number of chunks, `pair` groups at a time (1 or 2): a
+ * group's entry is two registers: AND the item's chunks, count the bits of
+ * each byte and add them up in byte counters (at most 16 an item and group:
+ * 15 / pair items before they are summed into 64-bit lanes).  The item's chunks
+ * are cut out once for both groups of a pair (two groups' tables fit the first
+ * level cache).  Inlined with `chunks` and `pair` constants, its loops unrolled */
+NQ_TARGET_V3 static NQ_INLINE __m256i nq_match_groups_v3(const uint64_t *t, size_t stride,
+                                                         int chunks, const uint64_t *items,
+                                                         size_t count, const int pair)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    const size_t next = stride * sizeof(uint64_t); /* the second group's table, in bytes */
+    __m256i sum = zero;
+    for (size_t i = 0; i < count;) {
+        const size_t stop = count - i > (size_t)(15 / pair) ? i + (size_t)(15 / pair) : count;
+        __m256i bytes = zero;
+        for (; i < stop; i++) {
+            /* the item's chunks as byte offsets: entry v of a chunk starts 64 v bytes
+             * in, so the item shifted by 6 holds them (an item of up to 58 bits:
+             * chunks <= 11), each cut out by one shift and one AND, the chunk's
+             * own start added in the load's address */
+            const uint64_t a = items[i] << 6;
+            const char *e = (const char *)t + (a & (31 << 6));
+            __m256i x[2], y[2];
+            for (int k = 0; k < pair; k++) {
+                x[k] = _mm256_load_si256((const void *)(e + k * next));
+                y[k] = _mm256_load_si256((const void *)(e + k * next + 32));
+            }
+            for (int c = 1; c < chunks; c++) {
+                e = (const char *)t + (size_t)c * 32 * 64 + ((a >> (NQ_CHUNK * c)) & (31 << 6));
+                for (int k = 0; k < pair; k++) {
+                    x[k] = _mm256_and_si256(x[k], _mm256_load_si256((const void *)(e + k * next)));
+                    y[k] = _mm256_and_si256(y[k],
+                                            _mm256_load_si256((const void *)(e + k * next + 32)));
+                }
+            }
+            for (int k = 0; k < pair; k++) {
+                bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(x[k]));
+                bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(y[k]));
+            }
+        }
+        sum = _mm256_add_epi64(sum, _mm256_sad_epu8(bytes, zero));
+    }
+    return sum;
+}
+
 NQ_TARGET_V3 static NQ_INLINE uint64_t nq_match_chunks_v3(const uint64_t *tables,
                                                           size_t groups, int chunks,
                                                           const uint64_t *items, size_t count)
 {
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i sum = zero;
-    for (size_t g = 0; g < groups; g++) {
-        const uint64_t *t = tables + g * stride;
-        for (size_t i = 0; i < count;) {
-            const size_t stop = count - i > 15 ? i + 15 : count;
-            __m256i bytes = zero;
-            for (; i < stop; i++) {
-                /* the item's chunks as byte offsets: entry v of a chunk starts 64 v
-                 * bytes in, so the item shifted by 6 holds them (an item of up to 58
-                 * bits: chunks <= 11), each cut out by one shift and one AND, the
-                 * chunk's own start added in the load's address */
-                const uint64_t a = items[i] << 6;
-                const char *e = (const char *)t + (a & (31 << 6));
-                __m256i x = _mm256_load_si256((const void *)e);
-                __m256i y = _mm256_load_si256((const void *)(e + 32));
-                for (int c = 1; c < chunks; c++) {
-                    e = (const char *)t + (size_t)c * 32 * 64 + ((a >> (NQ_CHUNK * c)) & (31 << 6));
-                    x = _mm256_and_si256(x, _mm256_load_si256((const void *)e));
-                    y = _mm256_and_si256(y, _mm256_load_si256((const void *)(e + 32)));
-                }
-                bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(x));
-                bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(y));
-            }
-            sum = _mm256_add_epi64(sum, _mm256_sad_epu8(bytes, zero));
-        }
-    }
+    __m256i sum = _mm256_setzero_si256();
+    size_t g = 0;
+    for (; g + 2 <= groups; g += 2)
+        sum = _mm256_add_epi64(sum, nq_match_groups_v3(tables + g * stride, stride, chunks,
+                                                       items, count, 2));
+    if (g < groups)
+        sum = _mm256_add_epi64(sum, nq_match_groups_v3(tables + g * stride, stride, chunks,
+                                                       items, count, 1));
     const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sum),
                                        _mm256_extracti128_si256(sum, 1));
     return (uint64_t)_mm_cvtsi128_si64(half) + (uint64_t)_mm_extract_epi64(half, 1);
