@@ -579,16 +579,22 @@ NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
                 for (int h = 0; h < 2; h++)
                     slice[i][h] = b < bits ? _mm256_xor_si256(a[b][h], ones) : ones;
             }
-            _mm256_store_si256((void *)entry, ones);
-            _mm256_store_si256((void *)(entry + 4), ones);
-            for (int v = 1; v < 32; v++) {
-                const uint64_t *prior = entry + (v & (v - 1)) * NQ_GROUP;
-                const int bit = nq_ctz64((unsigned)v);
-                for (int h = 0; h < 2; h++)
-                    _mm256_store_si256(
-                        (void *)(entry + v * NQ_GROUP + 4 * h),
-                        _mm256_and_si256(_mm256_load_si256((const void *)(prior + 4 * h)),
-                                         slice[bit][h]));
+            /* each half's 32 entries in registers (each the AND of one before it
+             * and a slice; unrolled, at most five are live at once), stored as
+             * they are made */
+            for (int h = 0; h < 2; h++) {
+                __m256i e[32];
+                e[0] = ones;
+                _mm256_store_si256((void *)(entry + 4 * h), ones);
+#if defined(__clang__)
+#pragma unroll
+#elif defined(__GNUC__)
+#pragma GCC unroll 32
+#endif
+                for (int v = 1; v < 32; v++) {
+                    e[v] = _mm256_and_si256(e[v & (v - 1)], slice[nq_ctz64((unsigned)v)][h]);
+                    _mm256_store_si256((void *)(entry + v * NQ_GROUP + 4 * h), e[v]);
+                }
             }
         }
     }
