@@ -26,9 +26,9 @@
  * holds a south list of up to 8 in registers for all of them); nq_join_spans,
  * the one the core calls: nq_join_rows for a batch of (north, south) spans,
  * inlined, so that the many short joins of a row set cost one call.
- * They may write past what they keep: nq_place never past `count` words from
- * where it starts, nq_join_spans never past the sum of its spans' products and
- * NQ_JOIN_SLACK words more (v3 stores four lanes whole).
+ * They may write past what they keep: nq_place never past `count` + 3 words
+ * from where it starts, nq_join_spans never past the sum of its spans' products
+ * and NQ_JOIN_SLACK words more (v3 stores four lanes whole).
  *
  * nq_levels(): the levels this processor and its operating system run, a bit
  * each (NQ_BASELINE, NQ_V3, NQ_V4); nq_use(level) picks one of them (0 when
@@ -465,11 +465,47 @@ NQ_TARGET_V3 static size_t nq_empty_v3(const uint64_t *items, size_t count)
     NQ_EMPTY_BODY
 }
 
+/* v3 places four entries at once and keeps them as its join does: the lanes kept
+ * packed by a permutation and the registers stored whole (a store at k <= i in
+ * the round of entry i: up to 3 words past `count`) */
 NQ_TARGET_V3 static size_t nq_place_v3(const uint64_t *entry, size_t count,
                                        const nq_frame *f, int on_long, uint64_t *o1,
                                        uint64_t *o2, uint64_t *op)
 {
-    NQ_PLACE_BODY
+    const __m128i s1 = _mm_cvtsi32_si128(f->s1), s2 = _mm_cvtsi32_si128(f->s2);
+    const __m128i lo1 = _mm_cvtsi32_si128(f->lo1), lo2 = _mm_cvtsi32_si128(f->lo2);
+    const __m128i bits = _mm_cvtsi32_si128(f->bits);
+    const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFLL);
+    const __m256i full = _mm256_set1_epi64x((long long)f->full);
+    const __m256i h1 = _mm256_set1_epi64x((long long)f->holes1);
+    const __m256i h2 = _mm256_set1_epi64x((long long)f->holes2);
+    const __m256i lb = _mm256_set1_epi64x((long long)f->long_bit);
+    const __m256i zero = _mm256_setzero_si256();
+    size_t k = 0;
+    for (size_t i = 0; i < count; i += 4) {
+        const size_t left = count - i;
+        const __m256i lanes = nq_lanes_v3(left);
+        const __m256i e = _mm256_maskload_epi64((const long long *)(entry + i), lanes);
+        const __m256i d1 = _mm256_sll_epi64(_mm256_and_si256(e, low), s1);
+        const __m256i d2 = _mm256_sll_epi64(_mm256_srli_epi64(e, 32), s2);
+        const __m256i p = _mm256_or_si256(
+            _mm256_and_si256(_mm256_srl_epi64(d1, lo1), full),
+            _mm256_sll_epi64(_mm256_and_si256(_mm256_srl_epi64(d2, lo2), full), bits));
+        const __m256i hit = _mm256_or_si256(_mm256_and_si256(d1, h1), _mm256_and_si256(d2, h2));
+        int keep = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)))
+                   & (left >= 4 ? 15 : (1 << left) - 1);
+        if (on_long >= 0) {
+            const int off = _mm256_movemask_pd(_mm256_castsi256_pd(
+                _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_or_si256(d1, d2), lb), zero)));
+            keep &= on_long ? ~off : off;
+        }
+        const __m256i order = _mm256_load_si256((const void *)nq_pack_v3[keep]);
+        _mm256_storeu_si256((void *)(o1 + k), _mm256_permutevar8x32_epi32(d1, order));
+        _mm256_storeu_si256((void *)(o2 + k), _mm256_permutevar8x32_epi32(d2, order));
+        _mm256_storeu_si256((void *)(op + k), _mm256_permutevar8x32_epi32(p, order));
+        k += (size_t)__builtin_popcount((unsigned)keep);
+    }
+    return k;
 }
 
 NQ_TARGET_V3 static size_t nq_join_v3(uint64_t *dest, uint64_t a1, uint64_t a2, uint64_t pa,

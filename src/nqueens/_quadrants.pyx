@@ -73,7 +73,7 @@ cdef enum:
     _HELD_SAMPLE = 512  # masks of each side sampled to choose the cut bits
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
-    _SLACK = 8  # words past the last one kept that nq_place may write
+    _SLACK = 8  # words past the placements that nq_place may write (3: _match.h)
     _MEMO_MAX_H = 9  # quadrants up to this side keep a job's north placements (below;
     # at h = 9, n = 18 and 19, they take about 36 MB a thread and gain 5-8% since the
     # joins are batched; at h = 10 they would take hundreds)
