@@ -64,33 +64,49 @@ typedef struct {
     uint64_t holes1, holes2, long_bit, full;
 } nq_frame;
 
-static inline int nq_popcount_plain(uint64_t x)
+/* the plain matching counts the bits of each word's bytes (a few shifts, ANDs and
+ * adds a word, which compilers turn into vector code of the baseline: SSE2 on
+ * x86-64, NEON on arm64) and adds them up in byte counters, one a word of the
+ * group (at most 8 an item: 31 items before they are summed) */
+static inline uint64_t nq_byte_counts_plain(uint64_t x)
 {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
+    return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
 }
 
-#define NQ_MATCH_BODY(POPCOUNT)                                                   \
+static inline uint64_t nq_sum_bytes_plain(uint64_t x)
+{
+    /* the eight bytes (each up to 255) added up */
+    x = (x & 0x00FF00FF00FF00FFULL) + ((x >> 8) & 0x00FF00FF00FF00FFULL);
+    return (x * 0x0001000100010001ULL) >> 48;
+}
+
+#define NQ_MATCH_BODY                                                             \
     uint64_t total = 0;                                                           \
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;                         \
     for (size_t g = 0; g < groups; g++) {                                         \
         const uint64_t *t = tables + g * stride;                                  \
-        for (size_t i = 0; i < count; i++) {                                      \
-            uint64_t item = items[i];                                             \
-            uint64_t acc[NQ_GROUP];                                               \
-            const uint64_t *e = t + (item & 31) * NQ_GROUP;                       \
-            for (int k = 0; k < NQ_GROUP; k++)                                    \
-                acc[k] = e[k];                                                    \
-            for (int c = 1; c < chunks; c++) {                                    \
-                item >>= NQ_CHUNK;                                                \
-                e = t + ((size_t)c * 32 + (item & 31)) * NQ_GROUP;                \
+        for (size_t i = 0; i < count;) {                                          \
+            const size_t stop = count - i > 31 ? i + 31 : count;                  \
+            uint64_t bytes[NQ_GROUP] = {0};                                       \
+            for (; i < stop; i++) {                                               \
+                uint64_t item = items[i];                                         \
+                uint64_t acc[NQ_GROUP];                                           \
+                const uint64_t *e = t + (item & 31) * NQ_GROUP;                   \
                 for (int k = 0; k < NQ_GROUP; k++)                                \
-                    acc[k] &= e[k];                                               \
+                    acc[k] = e[k];                                                \
+                for (int c = 1; c < chunks; c++) {                                \
+                    item >>= NQ_CHUNK;                                            \
+                    e = t + ((size_t)c * 32 + (item & 31)) * NQ_GROUP;            \
+                    for (int k = 0; k < NQ_GROUP; k++)                            \
+                        acc[k] &= e[k];                                           \
+                }                                                                 \
+                for (int k = 0; k < NQ_GROUP; k++)                                \
+                    bytes[k] += nq_byte_counts_plain(acc[k]);                     \
             }                                                                     \
             for (int k = 0; k < NQ_GROUP; k++)                                    \
-                total += (uint64_t)POPCOUNT(acc[k]);                              \
+                total += nq_sum_bytes_plain(bytes[k]);                            \
         }                                                                         \
     }                                                                             \
     return total;
@@ -276,7 +292,7 @@ static size_t nq_empty_plain(const uint64_t *items, size_t count)
 static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks,
                                const uint64_t *items, size_t count)
 {
-    NQ_MATCH_BODY(nq_popcount_plain)
+    NQ_MATCH_BODY
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
