@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - conftest fails loudly without --no-nat
 pytestmark = pytest.mark.native
 
 LEVELS = _quadrants.cpu_levels() if _quadrants is not None else ()
+PAIR_SIZES = (0, 1, 7, 8, 9, 63, 64, 127, 128, 255, 256, 257, 511, 512, 513, 768, 769, 1030, 4100)
 
 
 @pytest.fixture(params=LEVELS)
@@ -76,9 +77,10 @@ def test_every_level_lists_the_twins_half_boards(level):
 
 
 def test_every_level_counts_disjoint_pairs_as_one_by_one(level):
-    # sizes on both sides of every cut: 8 lanes, groups of 512, slicing and buckets
+    # sizes on both sides of every cut: 8 lanes, groups of 512, half groups (a last
+    # one of at most 256), slicing and buckets
     rng = random.Random(11)
-    for size in (0, 1, 7, 8, 9, 63, 64, 127, 128, 511, 512, 513, 1030, 4100):
+    for size in PAIR_SIZES:
         for count in (1, 2, 3, 95, 96, 97):
             stored = [rng.getrandbits(34) & rng.getrandbits(34) for _ in range(size)]
             items = [rng.getrandbits(34) & rng.getrandbits(34) for _ in range(count)]

@@ -13,9 +13,12 @@
  * AND of the words of bit positions 5c + i for each bit i of v (all ones for
  * v = 0); a word's bit says that a stored mask does NOT hold that position.
  * For each item: AND its chunks' entries and count the bits left, the stored
- * masks that share no bit with it.  nq_direct: the same count, one pair at a
- * time (for few stored masks).  nq_empty: how many items are 0 (those alone
- * meet the masks that pad a last group).
+ * masks that share no bit with it.  With `half`, the last group holds at most
+ * 256 masks, in words 0..3 of its entries (words 4..7 are neither built nor
+ * read: half the work), where nq_half_groups() says the level takes them
+ * (baseline and v3).  nq_direct: the same count, one pair at a time (for few
+ * stored masks).  nq_empty: how many items are 0 (those alone meet the masks
+ * that pad a last group).
  *
  * nq_place: a quadrant's table entries (d1 | d2 << 32, its own diagonals)
  * shifted onto the board, those clear of the holes (and, for on_long 0 or
@@ -64,7 +67,7 @@ typedef struct {
     uint64_t holes1, holes2, long_bit, full;
 } nq_frame;
 
-/* the plain matching counts the bits of each word's bytes (a few shifts, ANDs and
+/* the plain matching (a last half group: words 0..3 of its entries only) counts the bits of each word's bytes (a few shifts, ANDs and
  * adds a word, which compilers turn into vector code of the baseline: SSE2 on
  * x86-64, NEON on arm64) and adds them up in byte counters, one a word of the
  * group (at most 8 an item: 31 items before they are summed) */
@@ -87,6 +90,7 @@ static inline uint64_t nq_sum_bytes_plain(uint64_t x)
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;                         \
     for (size_t g = 0; g < groups; g++) {                                         \
         const uint64_t *t = tables + g * stride;                                  \
+        const int words = half && g + 1 == groups ? NQ_GROUP / 2 : NQ_GROUP;      \
         for (size_t i = 0; i < count;) {                                          \
             const size_t stop = count - i > 31 ? i + 31 : count;                  \
             uint64_t bytes[NQ_GROUP] = {0};                                       \
@@ -94,15 +98,15 @@ static inline uint64_t nq_sum_bytes_plain(uint64_t x)
                 uint64_t item = items[i];                                         \
                 uint64_t acc[NQ_GROUP];                                           \
                 const uint64_t *e = t + (item & 31) * NQ_GROUP;                   \
-                for (int k = 0; k < NQ_GROUP; k++)                                \
+                for (int k = 0; k < words; k++)                                   \
                     acc[k] = e[k];                                                \
                 for (int c = 1; c < chunks; c++) {                                \
                     item >>= NQ_CHUNK;                                            \
                     e = t + ((size_t)c * 32 + (item & 31)) * NQ_GROUP;            \
-                    for (int k = 0; k < NQ_GROUP; k++)                            \
+                    for (int k = 0; k < words; k++)                               \
                         acc[k] &= e[k];                                           \
                 }                                                                 \
-                for (int k = 0; k < NQ_GROUP; k++)                                \
+                for (int k = 0; k < words; k++)                                   \
                     bytes[k] += nq_byte_counts_plain(acc[k]);                     \
             }                                                                     \
             for (int k = 0; k < NQ_GROUP; k++)                                    \
@@ -248,7 +252,7 @@ static inline void nq_transpose(uint64_t *a, int bits)
     }
 
 #define NQ_SLICE_ARGS                                                             \
-    const uint64_t *stored, size_t size, int bits, uint64_t *tables, size_t groups
+    const uint64_t *stored, size_t size, int bits, uint64_t *tables, size_t groups, int half
 
 static size_t nq_place_plain(const uint64_t *entry, size_t count, const nq_frame *f,
                              int on_long, uint64_t *o1, uint64_t *o2, uint64_t *op)
@@ -275,6 +279,8 @@ static size_t nq_join_spans_plain(NQ_JOIN_SPANS_ARGS)
 
 static void nq_slice_plain(NQ_SLICE_ARGS)
 {
+    (void)half; /* word k of a group holds its masks 64 k .. 64 k + 63: a half group's
+                 * are in words 0..3 as they are */
     NQ_SLICE_BODY
 }
 
@@ -290,7 +296,7 @@ static size_t nq_empty_plain(const uint64_t *items, size_t count)
 }
 
 static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks,
-                               const uint64_t *items, size_t count)
+                               const uint64_t *items, size_t count, int half)
 {
     NQ_MATCH_BODY
 }
@@ -356,8 +362,11 @@ NQ_TARGET_V3 static inline __m256i nq_byte_counts_v3(__m256i x)
  * level cache).  Inlined with `chunks` and `pair` constants, its loops unrolled */
 NQ_TARGET_V3 static NQ_INLINE __m256i nq_match_groups_v3(const uint64_t *t, size_t stride,
                                                          int chunks, const uint64_t *items,
-                                                         size_t count, const int pair)
+                                                         size_t count, const int pair,
+                                                         const int whole)
 {
+    /* whole 0: one group whose masks are in words 0..3 (a half group): its first
+     * register only */
     const __m256i zero = _mm256_setzero_si256();
     const size_t next = stride * sizeof(uint64_t); /* the second group's table, in bytes */
     __m256i sum = zero;
@@ -374,19 +383,21 @@ NQ_TARGET_V3 static NQ_INLINE __m256i nq_match_groups_v3(const uint64_t *t, size
             __m256i x[2], y[2];
             for (int k = 0; k < pair; k++) {
                 x[k] = _mm256_load_si256((const void *)(e + k * next));
-                y[k] = _mm256_load_si256((const void *)(e + k * next + 32));
+                y[k] = whole ? _mm256_load_si256((const void *)(e + k * next + 32)) : zero;
             }
             for (int c = 1; c < chunks; c++) {
                 e = (const char *)t + (size_t)c * 32 * 64 + ((a >> (NQ_CHUNK * c)) & (31 << 6));
                 for (int k = 0; k < pair; k++) {
                     x[k] = _mm256_and_si256(x[k], _mm256_load_si256((const void *)(e + k * next)));
-                    y[k] = _mm256_and_si256(y[k],
-                                            _mm256_load_si256((const void *)(e + k * next + 32)));
+                    if (whole)
+                        y[k] = _mm256_and_si256(
+                            y[k], _mm256_load_si256((const void *)(e + k * next + 32)));
                 }
             }
             for (int k = 0; k < pair; k++) {
                 bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(x[k]));
-                bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(y[k]));
+                if (whole)
+                    bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(y[k]));
             }
         }
         sum = _mm256_add_epi64(sum, _mm256_sad_epu8(bytes, zero));
@@ -396,38 +407,44 @@ NQ_TARGET_V3 static NQ_INLINE __m256i nq_match_groups_v3(const uint64_t *t, size
 
 NQ_TARGET_V3 static NQ_INLINE uint64_t nq_match_chunks_v3(const uint64_t *tables,
                                                           size_t groups, int chunks,
-                                                          const uint64_t *items, size_t count)
+                                                          const uint64_t *items, size_t count,
+                                                          int half)
 {
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
+    const size_t whole = half ? groups - 1 : groups; /* (groups >= 1 where half) */
     __m256i sum = _mm256_setzero_si256();
     size_t g = 0;
-    for (; g + 2 <= groups; g += 2)
+    for (; g + 2 <= whole; g += 2)
         sum = _mm256_add_epi64(sum, nq_match_groups_v3(tables + g * stride, stride, chunks,
-                                                       items, count, 2));
-    if (g < groups)
+                                                       items, count, 2, 1));
+    if (g < whole)
         sum = _mm256_add_epi64(sum, nq_match_groups_v3(tables + g * stride, stride, chunks,
-                                                       items, count, 1));
-    const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sum),
-                                       _mm256_extracti128_si256(sum, 1));
-    return (uint64_t)_mm_cvtsi128_si64(half) + (uint64_t)_mm_extract_epi64(half, 1);
+                                                       items, count, 1, 1));
+    if (half)
+        sum = _mm256_add_epi64(sum, nq_match_groups_v3(tables + whole * stride, stride, chunks,
+                                                       items, count, 1, 0));
+    const __m128i two = _mm_add_epi64(_mm256_castsi256_si128(sum),
+                                      _mm256_extracti128_si256(sum, 1));
+    return (uint64_t)_mm_cvtsi128_si64(two) + (uint64_t)_mm_extract_epi64(two, 1);
 }
 
 NQ_TARGET_V3 static uint64_t nq_match_v3(const uint64_t *tables, size_t groups, int chunks,
-                                         const uint64_t *items, size_t count)
+                                         const uint64_t *items, size_t count, int half)
 {
+    half = half && groups; /* (no group: no half group) */
     if (chunks > 11) /* (more than nq_match_chunks_v3 takes: none in the core) */
-        return nq_match_plain(tables, groups, chunks, items, count);
+        return nq_match_plain(tables, groups, chunks, items, count, half);
     switch (chunks) { /* the masks of n = 12 to 23 */
     case 5:
-        return nq_match_chunks_v3(tables, groups, 5, items, count);
+        return nq_match_chunks_v3(tables, groups, 5, items, count, half);
     case 6:
-        return nq_match_chunks_v3(tables, groups, 6, items, count);
+        return nq_match_chunks_v3(tables, groups, 6, items, count, half);
     case 7:
-        return nq_match_chunks_v3(tables, groups, 7, items, count);
+        return nq_match_chunks_v3(tables, groups, 7, items, count, half);
     case 8:
-        return nq_match_chunks_v3(tables, groups, 8, items, count);
+        return nq_match_chunks_v3(tables, groups, 8, items, count, half);
     default:
-        return nq_match_chunks_v3(tables, groups, chunks, items, count);
+        return nq_match_chunks_v3(tables, groups, chunks, items, count, half);
     }
 }
 
@@ -580,75 +597,93 @@ NQ_TARGET_V3 static size_t nq_join_spans_v3(NQ_JOIN_SPANS_ARGS)
     NQ_JOIN_SPANS_BODY(nq_join_rows_v3)
 }
 
-/* v3 slices as v4 does (below), the eight lanes in two AVX2 registers */
-NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
+/* one group's tables for v3: its masks from `stored` (`left` of them there,
+ * the rest holding every bit), row j of the matrix the masks 8 j .. 8 j + 7 in
+ * two registers (halves 2); or, for a half group (halves 1), the masks 4 j ..
+ * 4 j + 3 in one, and words 4..7 of its entries left unwritten (never read) */
+NQ_TARGET_V3 static NQ_INLINE void nq_slice_group_v3(const uint64_t *stored, size_t left,
+                                                     int bits, uint64_t *base,
+                                                     const int halves)
 {
     const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
-    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
     const __m256i ones = _mm256_set1_epi64x(-1);
+    const size_t step = 4 * (size_t)halves;
     __m256i a[64][2];
-    for (size_t g = 0; g < groups; g++) {
-        for (int j = 0; j < 64; j++) {
-            const size_t at = g * 64 * NQ_GROUP + (size_t)j * 8;
-            uint64_t part[8];
-            const uint64_t *from = stored + at;
-            if (at + 8 > size) { /* the tail: masks past the last hold every bit */
-                for (int i = 0; i < 8; i++)
-                    part[i] = at + (size_t)i < size ? stored[at + (size_t)i] : ~(uint64_t)0;
-                from = part;
-            }
-            a[j][0] = _mm256_loadu_si256((const void *)from);
-            a[j][1] = _mm256_loadu_si256((const void *)(from + 4));
+    for (int j = 0; j < 64; j++) {
+        const size_t at = (size_t)j * step;
+        uint64_t part[8];
+        const uint64_t *from = stored + at;
+        if (at + step > left) { /* the tail: masks past the last hold every bit */
+            for (size_t i = 0; i < step; i++)
+                part[i] = at + i < left ? stored[at + i] : ~(uint64_t)0;
+            from = part;
         }
-        uint64_t m = 0xFFFFFFFF00000000ULL;
-        int j = 32, rows = 64;
-        if (bits <= 32) { /* as v4 does */
-            const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFLL);
-            for (int k = 0; k < 32; k++)
-                for (int h = 0; h < 2; h++)
-                    a[k][h] = _mm256_or_si256(_mm256_and_si256(a[k][h], low),
-                                              _mm256_slli_epi64(a[k + 32][h], 32));
-            NQ_HALF(j, m, rows);
-        }
-        for (; j; j >>= 1, m ^= m >> j) {
-            const __m128i shift = _mm_cvtsi32_si128(j);
-            const __m256i keep = _mm256_set1_epi64x((long long)(m >> j));
-            for (int k = 0; k < rows; k = ((k | j) + 1) & ~j) {
-                for (int h = 0; h < 2; h++) {
-                    const __m256i t = _mm256_and_si256(
-                        _mm256_xor_si256(_mm256_srl_epi64(a[k][h], shift), a[k | j][h]), keep);
-                    a[k][h] = _mm256_xor_si256(a[k][h], _mm256_sll_epi64(t, shift));
-                    a[k | j][h] = _mm256_xor_si256(a[k | j][h], t);
-                }
+        for (int h = 0; h < halves; h++)
+            a[j][h] = _mm256_loadu_si256((const void *)(from + 4 * h));
+    }
+    uint64_t m = 0xFFFFFFFF00000000ULL;
+    int j = 32, rows = 64;
+    if (bits <= 32) { /* as v4 does */
+        const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFLL);
+        for (int k = 0; k < 32; k++)
+            for (int h = 0; h < halves; h++)
+                a[k][h] = _mm256_or_si256(_mm256_and_si256(a[k][h], low),
+                                          _mm256_slli_epi64(a[k + 32][h], 32));
+        NQ_HALF(j, m, rows);
+    }
+    for (; j; j >>= 1, m ^= m >> j) {
+        const __m128i shift = _mm_cvtsi32_si128(j);
+        const __m256i keep = _mm256_set1_epi64x((long long)(m >> j));
+        for (int k = 0; k < rows; k = ((k | j) + 1) & ~j) {
+            for (int h = 0; h < halves; h++) {
+                const __m256i t = _mm256_and_si256(
+                    _mm256_xor_si256(_mm256_srl_epi64(a[k][h], shift), a[k | j][h]), keep);
+                a[k][h] = _mm256_xor_si256(a[k][h], _mm256_sll_epi64(t, shift));
+                a[k | j][h] = _mm256_xor_si256(a[k | j][h], t);
             }
         }
-        uint64_t *base = tables + g * stride;
-        for (int c = 0; c < chunks; c++) {
-            uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;
-            __m256i slice[NQ_CHUNK][2];
-            for (int i = 0; i < NQ_CHUNK; i++) {
-                const int b = c * NQ_CHUNK + i;
-                for (int h = 0; h < 2; h++)
-                    slice[i][h] = b < bits ? _mm256_xor_si256(a[b][h], ones) : ones;
-            }
-            /* each half's 32 entries in registers (each the AND of one before it
-             * and a slice; unrolled, at most five are live at once), stored as
-             * they are made */
-            for (int h = 0; h < 2; h++) {
-                __m256i e[32];
-                e[0] = ones;
-                _mm256_store_si256((void *)(entry + 4 * h), ones);
+    }
+    for (int c = 0; c < chunks; c++) {
+        uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;
+        __m256i slice[NQ_CHUNK][2];
+        for (int i = 0; i < NQ_CHUNK; i++) {
+            const int b = c * NQ_CHUNK + i;
+            for (int h = 0; h < halves; h++)
+                slice[i][h] = b < bits ? _mm256_xor_si256(a[b][h], ones) : ones;
+        }
+        /* each half's 32 entries in registers (each the AND of one before it and
+         * a slice; unrolled, at most five are live at once), stored as they are
+         * made */
+        for (int h = 0; h < halves; h++) {
+            __m256i e[32];
+            e[0] = ones;
+            _mm256_store_si256((void *)(entry + 4 * h), ones);
 #if defined(__clang__)
 #pragma unroll
 #elif defined(__GNUC__)
 #pragma GCC unroll 32
 #endif
-                for (int v = 1; v < 32; v++) {
-                    e[v] = _mm256_and_si256(e[v & (v - 1)], slice[nq_ctz64((unsigned)v)][h]);
-                    _mm256_store_si256((void *)(entry + v * NQ_GROUP + 4 * h), e[v]);
-                }
+            for (int v = 1; v < 32; v++) {
+                e[v] = _mm256_and_si256(e[v & (v - 1)], slice[nq_ctz64((unsigned)v)][h]);
+                _mm256_store_si256((void *)(entry + v * NQ_GROUP + 4 * h), e[v]);
             }
         }
+    }
+}
+
+/* v3 slices as v4 does (below), the eight lanes in two AVX2 registers; a last
+ * half group (half: at most 256 masks) in one */
+NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
+{
+    const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
+    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
+    for (size_t g = 0; g < groups; g++) {
+        const size_t at = g * 64 * NQ_GROUP;
+        const size_t left = at < size ? size - at : 0;
+        if (half && g + 1 == groups)
+            nq_slice_group_v3(stored + (left ? at : 0), left, bits, tables + g * stride, 1);
+        else
+            nq_slice_group_v3(stored + (left ? at : 0), left, bits, tables + g * stride, 2);
     }
 }
 
@@ -658,6 +693,7 @@ NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
  * and the entries built a register at a time */
 NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
 {
+    (void)half; /* (0: nq_slice takes a half group to v3) */
     const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
     const __m512i ones = _mm512_set1_epi64(-1);
@@ -964,21 +1000,31 @@ static size_t nq_place(const uint64_t *entry, size_t count, const nq_frame *f, i
     return nq_place_plain(entry, count, f, on_long, o1, o2, op);
 }
 
+/* a last half group (half 1) is taken where nq_half_groups() says so; on v4 (where
+ * it does not) one would be sliced and matched by v3, both alike */
+static int nq_half_groups(void)
+{
+    return nq_level() != NQ_V4;
+}
+
 static void nq_slice(NQ_SLICE_ARGS)
 {
 #if NQ_DISPATCH
     switch (nq_level()) {
     case NQ_V4:
-        nq_slice_v4(stored, size, bits, tables, groups);
-        return;
+        if (!half) {
+            nq_slice_v4(stored, size, bits, tables, groups, 0);
+            return;
+        }
+        /* fall through */
     case NQ_V3:
-        nq_slice_v3(stored, size, bits, tables, groups);
+        nq_slice_v3(stored, size, bits, tables, groups, half);
         return;
     default:
         break;
     }
 #endif
-    nq_slice_plain(stored, size, bits, tables, groups);
+    nq_slice_plain(stored, size, bits, tables, groups, half);
 }
 
 static size_t nq_join_spans(NQ_JOIN_SPANS_ARGS)
@@ -997,19 +1043,21 @@ static size_t nq_join_spans(NQ_JOIN_SPANS_ARGS)
 }
 
 static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
-                         const uint64_t *items, size_t count)
+                         const uint64_t *items, size_t count, int half)
 {
 #if NQ_DISPATCH
     switch (nq_level()) {
     case NQ_V4:
-        return nq_match_v4(tables, groups, chunks, items, count);
+        if (!half)
+            return nq_match_v4(tables, groups, chunks, items, count);
+        /* fall through */
     case NQ_V3:
-        return nq_match_v3(tables, groups, chunks, items, count);
+        return nq_match_v3(tables, groups, chunks, items, count, half);
     default:
         break;
     }
 #endif
-    return nq_match_plain(tables, groups, chunks, items, count);
+    return nq_match_plain(tables, groups, chunks, items, count, half);
 }
 
 static size_t nq_empty(const uint64_t *items, size_t count)

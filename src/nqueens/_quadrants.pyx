@@ -41,12 +41,13 @@ cdef extern from "_match.h":
         NQ_CHUNK
         NQ_JOIN_SLACK
     uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
-                      const uint64_t *items, size_t count) nogil
+                      const uint64_t *items, size_t count, int half) nogil
     uint64_t nq_direct(const uint64_t *stored, size_t size, const uint64_t *items,
                        size_t count) nogil
     size_t nq_empty(const uint64_t *items, size_t count) nogil
     void nq_slice(const uint64_t *stored, size_t size, int bits, uint64_t *tables,
-                  size_t groups) nogil
+                  size_t groups, int half) nogil
+    int nq_half_groups() nogil
     ctypedef struct nq_frame:
         int s1, s2, lo1, lo2, bits
         uint64_t holes1, holes2, long_bit, full
@@ -666,15 +667,25 @@ cdef inline int _popcount32(uint32_t x) noexcept nogil:
     return k
 
 
+cdef inline bint _half_group(size_t left) noexcept nogil:
+    # whether a last part group of `left` masks is sliced as a half group (its
+    # masks in words 0..3 of its entries, the others never built nor read): at
+    # most 256 of them, where the level takes half groups (baseline and v3)
+    return 0 < left <= _GROUP_BITS // 2 and nq_half_groups()
+
+
 cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
     # whether `items` meet `stored` at less cost bit-sliced (groups of 512, the
-    # last one padded) than one by one.  One by one, an item costs 100 per 32
-    # stored masks (on v4 per block of 32 started); sliced, a group costs `build`
-    # to slice and `match` an item.  Fitted per level to the crossovers measured
-    # on this project's machine (BENCHMARKS.md): on v4, 110 items pay for slicing
-    # 128 stored masks, 19 items 512 of them
+    # last one padded, or half a group where it holds at most 256) than one by
+    # one.  One by one, an item costs 100 per 32 stored masks (on v4 per block of
+    # 32 started); sliced, a group costs `build` to slice and `match` an item, a
+    # half group half that.  Fitted per level to the crossovers measured on this
+    # project's machine (BENCHMARKS.md): on v4, 110 items pay for slicing 128
+    # stored masks, 19 items 512 of them
     cdef uint64_t masks = stored
-    cdef uint64_t groups = (stored + _GROUP_BITS - 1) // _GROUP_BITS
+    cdef size_t left = stored % _GROUP_BITS
+    cdef uint64_t halves = 2 * (stored // _GROUP_BITS) + (
+        0 if left == 0 else (1 if _half_group(left) else 2))
     cdef uint64_t match = 133, build = 21300  # baseline
     cdef int level = nq_level()
     if level == 2:  # v4
@@ -682,30 +693,33 @@ cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
         masks = (stored + 31) // 32 * 32
     elif level == 1:  # v3 (its own kernels since 2026-12-04: refitted to their timings)
         match, build = 220, 25000
-    return items * 100 * masks > 32 * groups * (build + items * match)
+    return items * 100 * masks * 2 > 32 * halves * (build + items * match)
 
 
 cdef bint _slice(const _Buf *stored, int bits, size_t items, _Lines *tables,
-                 size_t *groups) noexcept nogil:
+                 size_t *groups, bint *half) noexcept nogil:
     # the bit-sliced tables of the stored masks, in full groups of 512, and a last
-    # part group padded where that costs less than matching its masks one by one
+    # part group padded (half a group where it holds at most 256: *half) where
+    # that costs less than matching its masks one by one
     cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
     cdef size_t full = stored.size // _GROUP_BITS
     cdef size_t left = stored.size - full * _GROUP_BITS
     cdef size_t count = full + (1 if left and _slicing_pays(left, items) else 0)
     groups[0] = count
+    half[0] = count > full and _half_group(left)
     if not _reserve_lines(tables, count * <size_t>chunks * 32 * NQ_GROUP):
         return False
-    nq_slice(stored.data, stored.size, bits, tables.data, count)
+    nq_slice(stored.data, stored.size, bits, tables.data, count, half[0])
     return True
 
 
-cdef uint64_t _pairs(const _Buf *stored, const _Lines *tables, size_t groups, int bits,
-                     const _Buf *items) noexcept nogil:
+cdef uint64_t _pairs(const _Buf *stored, const _Lines *tables, size_t groups, bint half,
+                     int bits, const _Buf *items) noexcept nogil:
     # how many (stored, item) pairs share no bit
     cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
-    cdef uint64_t total = nq_match(tables.data, groups, chunks, items.data, items.size)
-    cdef size_t first = groups * _GROUP_BITS
+    cdef uint64_t total = nq_match(tables.data, groups, chunks, items.data, items.size,
+                                   half)
+    cdef size_t first = groups * _GROUP_BITS - (_GROUP_BITS // 2 if half else 0)
     if first > stored.size:  # the padding meets the empty items only
         total -= nq_empty(items.data, items.size) * (first - stored.size)
         first = stored.size
@@ -775,15 +789,16 @@ cdef bint _weighted_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     cdef size_t items = w.items[0].size + w.items[1].size + w.items[2].size
     cdef int cls
     cdef uint64_t total = 0
+    cdef bint half = False
     if w.stored.size >= _CUT_FROM:
         return _cut_pairs(w, bits, out)
     if not _slicing_pays(w.stored.size, items):
         groups = 0
-    elif not _slice(&w.stored, bits, items, &w.tables, &groups):
+    elif not _slice(&w.stored, bits, items, &w.tables, &groups, &half):
         return False
     for cls in range(_CLASSES):
         if w.items[cls].size:
-            total += (<uint64_t>1 << cls) * _pairs(&w.stored, &w.tables, groups, bits,
+            total += (<uint64_t>1 << cls) * _pairs(&w.stored, &w.tables, groups, half, bits,
                                                    &w.items[cls])
     out[0] = total
     return True
@@ -858,6 +873,7 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     cdef size_t most = w.stored.size // _BUCKET
     cdef uint32_t bs, bi, buckets
     cdef uint64_t total = 0, chosen = 0
+    cdef bint half
     cdef _Buf view, items_view
     while most > 1 and k < _MOST_CUTS and k < bits:
         most >>= 1
@@ -899,9 +915,10 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
             if not bs & bi:
                 for cls in range(_CLASSES):
                     reach += starts[cls][bi + 1] - starts[cls][bi]
+        half = False
         if not _slicing_pays(view.size, reach):
             groups = 0
-        elif not _slice(&view, bits, reach, &w.tables, &groups):
+        elif not _slice(&view, bits, reach, &w.tables, &groups, &half):
             return False
         for bi in range(buckets):
             if bs & bi:
@@ -910,8 +927,8 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
                 items_view.data = w.sorted_items[cls].data + starts[cls][bi]
                 items_view.size = starts[cls][bi + 1] - starts[cls][bi]
                 if items_view.size:
-                    total += (<uint64_t>1 << cls) * _pairs(&view, &w.tables, groups, bits,
-                                                           &items_view)
+                    total += (<uint64_t>1 << cls) * _pairs(&view, &w.tables, groups, half,
+                                                           bits, &items_view)
     out[0] = total
     return True
 
