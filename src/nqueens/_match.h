@@ -67,10 +67,9 @@ typedef struct {
     uint64_t holes1, holes2, long_bit, full;
 } nq_frame;
 
-/* the plain matching (a last half group: words 0..3 of its entries only) counts the bits of each word's bytes (a few shifts, ANDs and
- * adds a word, which compilers turn into vector code of the baseline: SSE2 on
- * x86-64, NEON on arm64) and adds them up in byte counters, one a word of the
- * group (at most 8 an item: 31 items before they are summed) */
+/* the plain matching counts the bits of each word's bytes (a few shifts, ANDs
+ * and adds a word) and adds them up in byte counters, one a word of the group
+ * (at most 8 an item: 31 items before they are summed into the total) */
 static inline uint64_t nq_byte_counts_plain(uint64_t x)
 {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
@@ -85,35 +84,36 @@ static inline uint64_t nq_sum_bytes_plain(uint64_t x)
     return (x * 0x0001000100010001ULL) >> 48;
 }
 
-#define NQ_MATCH_BODY                                                             \
-    uint64_t total = 0;                                                           \
-    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;                         \
-    for (size_t g = 0; g < groups; g++) {                                         \
-        const uint64_t *t = tables + g * stride;                                  \
-        const int words = half && g + 1 == groups ? NQ_GROUP / 2 : NQ_GROUP;      \
-        for (size_t i = 0; i < count;) {                                          \
-            const size_t stop = count - i > 31 ? i + 31 : count;                  \
-            uint64_t bytes[NQ_GROUP] = {0};                                       \
-            for (; i < stop; i++) {                                               \
-                uint64_t item = items[i];                                         \
-                uint64_t acc[NQ_GROUP];                                           \
-                const uint64_t *e = t + (item & 31) * NQ_GROUP;                   \
-                for (int k = 0; k < words; k++)                                   \
-                    acc[k] = e[k];                                                \
-                for (int c = 1; c < chunks; c++) {                                \
-                    item >>= NQ_CHUNK;                                            \
-                    e = t + ((size_t)c * 32 + (item & 31)) * NQ_GROUP;            \
-                    for (int k = 0; k < words; k++)                               \
-                        acc[k] &= e[k];                                           \
-                }                                                                 \
-                for (int k = 0; k < words; k++)                                   \
-                    bytes[k] += nq_byte_counts_plain(acc[k]);                     \
-            }                                                                     \
-            for (int k = 0; k < NQ_GROUP; k++)                                    \
-                total += nq_sum_bytes_plain(bytes[k]);                            \
-        }                                                                         \
-    }                                                                             \
+/* one group, `words` of its words (NQ_GROUP, or half of them for a half group):
+ * inlined with `words` a constant, its loops unrolled */
+static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
+                                               const uint64_t *items, size_t count,
+                                               const int words)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < count;) {
+        const size_t stop = count - i > 31 ? i + 31 : count;
+        uint64_t bytes[NQ_GROUP] = {0};
+        for (; i < stop; i++) {
+            uint64_t item = items[i];
+            uint64_t acc[NQ_GROUP];
+            const uint64_t *e = t + (item & 31) * NQ_GROUP;
+            for (int k = 0; k < words; k++)
+                acc[k] = e[k];
+            for (int c = 1; c < chunks; c++) {
+                item >>= NQ_CHUNK;
+                e = t + ((size_t)c * 32 + (item & 31)) * NQ_GROUP;
+                for (int k = 0; k < words; k++)
+                    acc[k] &= e[k];
+            }
+            for (int k = 0; k < words; k++)
+                bytes[k] += nq_byte_counts_plain(acc[k]);
+        }
+        for (int k = 0; k < words; k++)
+            total += nq_sum_bytes_plain(bytes[k]);
+    }
     return total;
+}
 
 #define NQ_DIRECT_BODY                                                            \
     uint64_t total = 0;                                                           \
@@ -298,7 +298,15 @@ static size_t nq_empty_plain(const uint64_t *items, size_t count)
 static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks,
                                const uint64_t *items, size_t count, int half)
 {
-    NQ_MATCH_BODY
+    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
+    const size_t whole = half && groups ? groups - 1 : groups;
+    uint64_t total = 0;
+    for (size_t g = 0; g < whole; g++)
+        total += nq_match_group_plain(tables + g * stride, chunks, items, count, NQ_GROUP);
+    if (whole < groups)
+        total += nq_match_group_plain(tables + whole * stride, chunks, items, count,
+                                      NQ_GROUP / 2);
+    return total;
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
