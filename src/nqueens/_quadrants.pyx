@@ -71,7 +71,7 @@ cdef enum:
     _MOST_CUTS = 5  # bit positions that sort the masks into buckets (below)
     _BUCKET = 512  # stored masks per bucket, at least, where there are cuts
     _CUT_FROM = 4096  # stored masks from which they are cut into buckets
-    _HELD_SAMPLE = 512  # masks of each side sampled to choose the cut bits
+    _HELD_SAMPLE = 128  # masks of each side sampled to choose the cut bits
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
     _SLACK = 8  # words past the placements that nq_place may write (3: _match.h)
@@ -815,11 +815,13 @@ cdef inline uint32_t _bucket(uint64_t x, const int *cut, int k) noexcept nogil:
 cdef bint _sort_buckets(const _Buf *src, _Buf *dest, const int *cut, int k,
                         size_t *start, _Keys *keys) noexcept nogil:
     # src's masks into dest by bucket (counting sort); bucket b is start[b]..start[b + 1].
-    # Each mask's bucket is found once; the counts go to four tallies in turn, so
-    # that a run of masks in one bucket does not wait on one counter
-    cdef size_t i, buckets = (<size_t>1) << k, b
+    # Each mask's bucket is found once; the counts go to four tallies in turn, and
+    # the masks are placed by four cursors in turn (each bucket's part of dest
+    # split four ways, a tally's masks each), so that a run of masks in one bucket
+    # does not wait on one counter
+    cdef size_t i, buckets = (<size_t>1) << k, b, end
     cdef size_t tally[4][(1 << _MOST_CUTS)]
-    cdef size_t at[(1 << _MOST_CUTS)]
+    cdef size_t at[4][(1 << _MOST_CUTS)]
     cdef unsigned char *key
     cdef unsigned char *grown
     if not _reserve(dest, src.size + 1):
@@ -837,11 +839,24 @@ cdef bint _sort_buckets(const _Buf *src, _Buf *dest, const int *cut, int k,
         tally[i & 3][key[i]] += 1
     start[0] = 0
     for b in range(buckets):
-        at[b] = start[b]
-        start[b + 1] = start[b] + tally[0][b] + tally[1][b] + tally[2][b] + tally[3][b]
-    for i in range(src.size):
-        dest.data[at[key[i]]] = src.data[i]
-        at[key[i]] += 1
+        at[0][b] = start[b]
+        at[1][b] = at[0][b] + tally[0][b]
+        at[2][b] = at[1][b] + tally[1][b]
+        at[3][b] = at[2][b] + tally[2][b]
+        start[b + 1] = at[3][b] + tally[3][b]
+    end = src.size - src.size % 4
+    for i in range(0, end, 4):
+        dest.data[at[0][key[i]]] = src.data[i]
+        at[0][key[i]] += 1
+        dest.data[at[1][key[i + 1]]] = src.data[i + 1]
+        at[1][key[i + 1]] += 1
+        dest.data[at[2][key[i + 2]]] = src.data[i + 2]
+        at[2][key[i + 2]] += 1
+        dest.data[at[3][key[i + 3]]] = src.data[i + 3]
+        at[3][key[i + 3]] += 1
+    for i in range(end, src.size):  # (mask i was tallied in tally i & 3)
+        dest.data[at[i & 3][key[i]]] = src.data[i]
+        at[i & 3][key[i]] += 1
     dest.size = src.size
     return True
 
@@ -883,7 +898,8 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
         held_items[b] = 0
     # the shares from a sample of each side, every step-th mask, at most about
     # _HELD_SAMPLE of them (counting every bit of every mask took a third of
-    # count(19)); any cut counts exactly, the shares only choose a good one
+    # count(19); a sample of 512 still took 5% on v3, 128 cuts as well); any cut
+    # counts exactly, the shares only choose a good one
     _held(&w.stored, w.stored.size // _HELD_SAMPLE + 1, held_stored)
     step = (w.items[0].size + w.items[1].size + w.items[2].size) // _HELD_SAMPLE + 1
     for cls in range(_CLASSES):
