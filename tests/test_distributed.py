@@ -523,8 +523,10 @@ def test_journal_resumes_and_answers_at_once_when_complete(tmp_path):
 
 
 def interrupt_cli(path, sig):
-    # the pure-Python core makes n = 14 slow enough to stop midway
-    env = {**os.environ, "NQUEENS_PUREPYTHON": "1"}
+    # the pure-Python core makes n = 14 slow enough to stop midway; a process that
+    # does not end is stopped with SIGABRT, for the faulthandler's stacks of its
+    # threads, and killed (not left to the next test)
+    env = {**os.environ, "NQUEENS_PUREPYTHON": "1", "PYTHONFAULTHANDLER": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "nqueens", "count", "14", "--depth", "1", "--journal", str(path)],
         stdout=subprocess.PIPE,
@@ -540,7 +542,16 @@ def interrupt_cli(path, sig):
     assert process.poll() is None, process.communicate()
     sent = time.monotonic()
     process.send_signal(sig)
-    out, err = process.communicate(timeout=30)
+    try:
+        out, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        try:
+            out, err = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out, err = process.communicate()
+        pytest.fail(f"still running 30 s after {sig!r}; its threads:\n{err[-6000:]}")
     return process.returncode, time.monotonic() - sent, out, err
 
 
