@@ -10,7 +10,8 @@ second.
 
 from __future__ import annotations
 
-import queue
+import collections
+import contextlib
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Callable, TypeVar
@@ -36,12 +37,26 @@ def run_tasks(
     its tasks' results, without a hand-off to the caller per task.
     """
     stop = bytearray(1)
-    finished: queue.Queue[tuple[int, int] | BaseException | None] = queue.Queue()
-    lock = threading.Lock()
+    # The workers hand their results over without waiting on anything the calling
+    # thread holds: they append to a deque (one step, no lock of Python's) and
+    # release `wake`, which only the calling thread acquires.  A Ctrl-C that lands
+    # in the calling thread as it takes a lock can leave that lock held (a `with`
+    # entered, its exit never run: bpo-29988); with a queue.Queue that lock was the
+    # queue's, a worker then waited on it forever, and so did the calling thread
+    # on the worker (seen once in CI, in the pure-Python core).
+    finished: collections.deque[tuple[int, int] | BaseException | None] = collections.deque()
+    wake = threading.Lock()
+    wake.acquire()
+    lock = threading.Lock()  # the workers' own, for the next run of tasks
     bounds = list(range(len(tasks))) if starts is None else list(starts)
     pending = iter(zip(bounds, [*bounds[1:], len(tasks)]))
 
-    def work(ended: threading.Event) -> None:
+    def hand(item: tuple[int, int] | BaseException | None) -> None:
+        finished.append(item)
+        with contextlib.suppress(RuntimeError):  # released already: not looked at yet
+            wake.release()
+
+    def work() -> None:
         subtotal = 0
         try:
             while not stop[0]:
@@ -49,51 +64,62 @@ def run_tasks(
                     first, end = next(pending, (None, None))
                 if first is None:
                     if not each:
-                        finished.put((-1, subtotal))
+                        hand((-1, subtotal))
                     return
                 results = func(tasks[first:end], stop)
                 if stop[0]:  # a stopped search returns partial counts
                     return
                 if each:
                     for i, result in enumerate(results, first):
-                        finished.put((i, result))
+                        hand((i, result))
                 else:
                     subtotal += sum(results)
         except BaseException as exc:  # handed to the caller below
             stop[0] = 1
-            finished.put(exc)
+            hand(exc)
         finally:
-            finished.put(None)  # this thread is done
-            ended.set()
+            hand(None)  # this thread is done
 
-    ends = [threading.Event() for _ in range(max(1, min(workers, len(tasks))))]
     threads = [
-        threading.Thread(target=work, args=(ended,), name=f"nqueens-{k}", daemon=True)
-        for k, ended in enumerate(ends)
+        threading.Thread(target=work, name=f"nqueens-{k}", daemon=True)
+        for k in range(max(1, min(workers, len(tasks))))
     ]
-    for thread in threads:
-        thread.start()
+    running = 0
     try:
-        running = len(threads)
+        for thread in threads:
+            thread.start()
+            running += 1
         while running:
-            try:
-                item = finished.get(timeout=_WAIT_SLICE)
-            except queue.Empty:
-                continue
-            if item is None:
-                running -= 1
-            elif isinstance(item, BaseException):
-                raise item
-            else:
-                yield item
+            while finished:
+                item = finished.popleft()
+                if item is None:
+                    running -= 1
+                elif isinstance(item, BaseException):
+                    raise item
+                else:
+                    yield item
+            if running:
+                wake.acquire(timeout=_WAIT_SLICE)
     finally:
         stop[0] = 1
-        # the workers stop within moments: none outlives the call, even through
-        # another Ctrl-C (raised once they are done)
-        pressed = wait_for(ends)
-        for thread in threads:
+        # the workers stop within moments, each handing over None as it ends:
+        # none outlives the call, even through another Ctrl-C (raised once they
+        # are done)
+        pressed: BaseException | None = None
+        while running:
             try:
-                thread.join()  # each has ended its work: a matter of moments
+                while running and finished:
+                    if finished.popleft() is None:
+                        running -= 1
+                if running:
+                    wake.acquire(timeout=_WAIT_SLICE)
+            except KeyboardInterrupt as exc:
+                pressed = exc
+        for thread in threads:
+            if thread.ident is None:  # (never started)
+                continue
+            try:
+                thread.join()  # each has handed over its None: a matter of moments
             except KeyboardInterrupt as exc:
                 pressed = exc
         if pressed is not None:
