@@ -199,3 +199,40 @@ def test_the_command_simulates_a_cluster():
     result = run("17", "--cluster", "64", "--budget", "0.3", "--seed", "2")
     assert result.returncode == 0 and result.stderr == "", result.stderr
     assert "on a cluster of 64 workers" in result.stdout and "efficiency" in result.stdout
+
+
+def test_a_pace_of_one_run_is_no_pace(native_core, monkeypatch):
+    # the cost of a run spreads widely: one cheap run, timed alone, once put count(20)
+    # at 0.4 seconds (a slow build under the sanitizers left time for one run)
+    from nqueens import _assembly
+
+    count_tasks = _assembly.count_tasks
+    calls = []
+
+    def dear(quarter, jobs, run, stop, per_thread):
+        calls.append(run)
+        time.sleep(0.3)  # two runs outlast the pace's share of the budget
+        return count_tasks(quarter, jobs, run, stop, per_thread)
+
+    monkeypatch.setattr(_assembly, "count_tasks", dear)
+    found = nqueens.estimate(17, budget=1.0, seed=3)
+    assert 1 <= len(calls) <= 2
+    assert not found.paced and found.seconds > 0
+    assert "too few whole runs finished in time" in str(found)
+
+
+def test_a_pace_of_the_row_by_row_core_needs_three_runs(native_core, monkeypatch):
+    from nqueens import _estimate
+
+    count_run = _estimate.count_run
+    calls = []
+
+    def dear(tasks, stop):
+        calls.append(len(tasks))
+        time.sleep(0.3)  # two runs outlast the pace's share of the budget
+        return count_run(tasks, stop)
+
+    monkeypatch.setattr(_estimate, "count_run", dear)
+    found = nqueens.estimate(13, budget=1.0, seed=3)  # n = 13 goes row by row
+    assert 1 <= len(calls) <= 2
+    assert not found.paced and found.seconds > 0

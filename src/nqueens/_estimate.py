@@ -43,6 +43,10 @@ _QUADRANT_RUN = 16
 # count's time at n = 17 and 2.7x at 15; their third pass 1.0x and 1.1x)
 _WARM_SHARE = 1 / 50
 _WARM_PASSES = 3
+# a pace needs this many whole runs (fewer where there are fewer to run): the cost of a
+# run spreads widely, and one cheap run timed alone (a slow build under the sanitizers
+# left time for one) put count(20) at 0.4 seconds, with an error it could not tell
+_PACE_RUNS = 3
 # the symmetries of the square: a class of solutions has 8 members but for the
 # very few a turn or a reflection keeps
 _SYMMETRIES = 8
@@ -97,7 +101,7 @@ class Estimate(NamedTuple):
             + (
                 ""
                 if self.paced or self.exact
-                else "; no whole run finished in time, so the time is the probes' own, "
+                else "; too few whole runs finished in time, so the time is the probes' own, "
                 "an overstatement: a larger budget measures the pace"
             )
             + ")"
@@ -167,9 +171,10 @@ def estimate(
     longer than the budget, as at n = 22 and 23 under about 10 s, is given up,
     and the time is then the probes' own: ``paced`` says so).  Elsewhere whole
     runs of count()'s own subproblems, taken at random, give solutions a
-    second, and the time is the estimated solutions at that pace; where no run
-    finishes in time, as for n >= 24 or so, it is the probes' own time, which
-    overstates: each probe's rows build the core's table alone.  Either is
+    second, and the time is the estimated solutions at that pace.  Where fewer
+    than 3 runs finish in time (one run says too little: their costs spread
+    widely), as for n >= 24 or so, it is the probes' own time, which overstates:
+    each probe's rows build the core's table alone.  Either is
     divided over the threads, or, with ``cluster=K``, simulated on K workers (see
     below). The errors are one standard error; the true value lies within two of
     them in about 95 of 100 estimates. Up to n = 12 every subproblem is counted,
@@ -428,13 +433,13 @@ _LAZY_FROM_N = 20
 
 def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float | None:
     # solutions a second of the core on one thread, from runs of tasks (as count()
-    # runs them) taken at random for about budget seconds; None if none finished
+    # runs them) taken at random for about budget seconds; None if fewer than _PACE_RUNS finished
     starts = runs(tasks)
     spans = list(zip(starts, [*starts[1:], len(tasks)]))
     stop = bytearray(1)
     timer = threading.Timer(budget, stop.__setitem__, (0, 1))
     timer.start()
-    found, spent = 0, 0.0
+    found, spent, finished = 0, 0.0, 0
     try:
         for i in rng.sample(range(len(spans)), len(spans)):
             first, end = spans[i]
@@ -444,9 +449,12 @@ def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float |
                 break
             spent += time.perf_counter() - began
             found += sum(results)
+            finished += 1
     finally:
         timer.cancel()
-    return found / spent if found and spent > 0 else None
+    if finished < min(_PACE_RUNS, len(spans)) or not found or spent <= 0:
+        return None
+    return found / spent
 
 
 def _quadrant_seconds(
@@ -455,7 +463,7 @@ def _quadrant_seconds(
     # the quadrant core's time for all of count(n) on one thread, its error, the
     # table's part of it, and the sample (seconds a row set, of all of them):
     # runs of consecutive row sets (as count() takes them), from random places,
-    # timed for about budget seconds; None if none finished
+    # timed for about budget seconds; None if fewer than _PACE_RUNS finished
     began = time.perf_counter()
     try:  # the table may take the whole budget (n = 22 and 23 take seconds: no pace)
         quarter = _assembly.build(n, seconds=budget)
@@ -491,7 +499,7 @@ def _quadrant_seconds(
             per_set.append(spent / (end - first))
     finally:
         timer.cancel()
-    if not per_set:
+    if len(per_set) < min(_PACE_RUNS, population):
         return None
     seconds, error = _sample_total(per_set, population, 0.0)
     return build + seconds, error, build, per_set, population
