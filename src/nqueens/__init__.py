@@ -9,20 +9,23 @@ The quadrant core's hot loops run in the best variant this processor has:
 "v4" (AVX-512 with VPOPCNTDQ); ``NQUEENS_CPU`` forces one.
 """
 
-from ._assembly import QuadrantTask
-from ._checking import Conflict, attacking_pairs, conflicts, is_solution
-from ._construct import PLACEMENT_MAX_N, construct
-from ._counting import count
-from ._enumerating import solutions
-from ._estimate import Estimate, estimate
-from ._executors import BrokenWorkers, ExecutorError
-from ._journal import JournalError
-from ._random_solution import random_solution
-from ._render import SVG, SVG_MAX_N, SVG_MAX_SIZE, Board, render, render_lines, to_svg
-from ._select import CPU, IMPLEMENTATION
-from ._tasks import Subproblem, count_subproblem, subproblems
-from ._validate import MAX_N
-from ._version import __version__
+from . import _lasting
+
+with _lasting.no_collection():  # (the module says why)
+    from ._assembly import QuadrantTask
+    from ._checking import Conflict, attacking_pairs, conflicts, is_solution
+    from ._construct import PLACEMENT_MAX_N, construct
+    from ._counting import count
+    from ._enumerating import solutions
+    from ._estimate import Estimate, estimate
+    from ._executors import BrokenWorkers, ExecutorError
+    from ._journal import JournalError
+    from ._random_solution import random_solution
+    from ._render import SVG, SVG_MAX_N, SVG_MAX_SIZE, Board, render, render_lines, to_svg
+    from ._select import CPU, IMPLEMENTATION
+    from ._tasks import Subproblem, count_subproblem, subproblems
+    from ._validate import MAX_N
+    from ._version import __version__
 
 __all__ = [
     "CPU",

@@ -12,16 +12,20 @@ for a placement with attacks.  Files are written whole or not at all.
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
 from collections.abc import Sequence
 
-from .._clusters import ClusterError
-from .._executors import ExecutorError
-from .._journal import JournalError, JournalWriteError
-from ._errors import FAILED, INTERRUPTED, TERMINATED, USAGE, WRITE_FAILED, UsageError
-from ._parser import COMMANDS, build_parser
+from .. import _lasting
+
+with _lasting.no_collection():
+    from .._clusters import ClusterError
+    from .._executors import ExecutorError
+    from .._journal import JournalError, JournalWriteError
+    from ._errors import FAILED, INTERRUPTED, TERMINATED, USAGE, WRITE_FAILED, UsageError
+    from ._parser import COMMANDS, build_parser
 
 __all__ = ["build_parser", "main"]
 
@@ -40,6 +44,8 @@ def _terminate(signum: int, frame: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    if argv is None:  # this process runs the command and ends: what exists now lasts
+        gc.freeze()  # (no collection scans it again; see _lasting)
     words = sys.argv[1:] if argv is None else argv
     # a command line that starts with a subcommand needs that one's parser alone
     parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
