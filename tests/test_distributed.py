@@ -751,3 +751,22 @@ def test_concurrent_calls_from_four_threads(core):
     for thread in threads:
         thread.join()
     assert results == {k: (A000170[n], A002562[n]) for k, n in enumerate(sizes)}
+
+
+def test_a_helper_sets_its_end_past_a_lock_an_interrupted_wait_left_held():
+    # a Ctrl-C that lands as the waiting thread takes a lock can leave it held
+    # (bpo-29988); with threading.Event the helper's set() then waited on that lock
+    # for ever. Done.set() takes none: here its lock is left held as such a Ctrl-C
+    # would, and the helper still ends, and the wait still sees it
+    from nqueens._parallel import Done, wait_for
+
+    done = Done()
+    assert not done.wait(0.01)
+    done._wake.acquire(timeout=0)  # (held since creation: acquiring again fails)
+    helper = threading.Thread(target=done.set)
+    helper.start()
+    helper.join(timeout=5)
+    assert not helper.is_alive()
+    assert done.wait(0.01) and done.is_set() and wait_for([done]) is None
+    done._wake.acquire(timeout=0)  # left held by an interrupted wait
+    assert done.wait(5.0)  # answered by the flag, at once

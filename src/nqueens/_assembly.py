@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from . import _select
-from ._parallel import wait_for
+from ._parallel import Done, wait_for
 from ._validate import as_int, check_n
 
 
@@ -259,7 +259,7 @@ class Building:
         self.n = n
         self.stop = bytearray(1)
         self.built: list[Any] = []
-        self.ended = threading.Event()
+        self.ended = Done()
         self.helper = threading.Thread(target=self._work, name="nqueens-table", daemon=True)
         self.helper.start()
 

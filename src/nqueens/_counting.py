@@ -28,7 +28,7 @@ from . import _assembly, _executors, _select, _version
 from ._completion import check_placed
 from ._executors import VERIFY_DEFAULT, BrokenWorkers, ExecutorError, Finished, Unit
 from ._journal import Journal, JournalError, Row
-from ._parallel import run_tasks, wait_for
+from ._parallel import Done, run_tasks, wait_for
 from ._tasks import (
     QUADRANT_DEPTH,
     Subproblem,
@@ -103,7 +103,7 @@ class _Symmetric:
     def _fresh(self) -> None:
         self.found: list[Any] = []
         self.stop = bytearray(1)
-        self.ended = threading.Event()
+        self.ended = Done()
         self.helper = threading.Thread(
             target=self._work, args=(self.n,), name="nqueens-symmetric", daemon=True
         )

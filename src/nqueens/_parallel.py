@@ -126,10 +126,51 @@ def run_tasks(
             raise pressed
 
 
-def wait_for(events: Sequence[threading.Event]) -> BaseException | None:
+class Done:
+    """A helper thread's end, set once by it and waited for by the calling thread,
+    safe through Ctrl-C (what threading.Event is not).
+
+    Event.set() takes the lock of the Event's condition, and a Ctrl-C that lands
+    as the waiting thread enters that lock can leave it held (bpo-29988): the
+    helper then waits on it for ever, and so does the calling thread on the
+    helper.  Here set() takes no lock at all: it sets a flag and releases `wake`,
+    which only waiters acquire, so a lock left held by an interrupted wait holds
+    up nobody (the flag answers every later wait).
+
+    >>> done = Done()
+    >>> done.wait(0.01), done.is_set()
+    (False, False)
+    >>> done.set(); done.set()
+    >>> done.wait(1.0), done.is_set()
+    (True, True)
+    """
+
+    def __init__(self) -> None:
+        self._flag = False
+        self._wake = threading.Lock()
+        self._wake.acquire()
+
+    def set(self) -> None:
+        """Mark the end (from any thread; never waits)."""
+        self._flag = True
+        with contextlib.suppress(RuntimeError):  # released already
+            self._wake.release()
+
+    def is_set(self) -> bool:
+        return self._flag
+
+    def wait(self, timeout: float) -> bool:
+        """Whether the end has come, waited for at most `timeout` seconds."""
+        if not self._flag and self._wake.acquire(timeout=timeout):
+            with contextlib.suppress(RuntimeError):  # for the next wait (set() may race)
+                self._wake.release()
+        return self._flag
+
+
+def wait_for(events: Sequence[Done]) -> BaseException | None:
     """Wait until every event is set, in short slices, through Ctrl-C: the last
     KeyboardInterrupt pressed meanwhile is returned (None: none), for the caller
-    to raise.  Threads set an event as they end, rather than being waited for
+    to raise.  Threads set a Done as they end, rather than being waited for
     with Thread.join(): interrupted, join() in CPython 3.9 to 3.12 can mark a
     thread that is still running as stopped (the bpo-45274 fix), and then
     is_alive() says False."""
