@@ -127,7 +127,7 @@ def run(*args):
 def test_the_command_prints_one_line():
     result = run("12")
     assert result.returncode == 0 and result.stderr == ""
-    assert result.stdout.startswith("N = 12: about 14,200 solutions (exact); the count about ")
+    assert result.stdout.startswith("N = 12: 14,200 solutions (exact); the count about ")
     result = run("17", "--workers", "2", "--unique", "--budget", "0.4", "--seed", "5")
     assert result.returncode == 0, result.stderr
     assert "classes of solutions (± " in result.stdout and "on 2 threads here" in result.stdout
@@ -236,3 +236,21 @@ def test_a_pace_of_the_row_by_row_core_needs_three_runs(native_core, monkeypatch
     found = nqueens.estimate(13, budget=1.0, seed=3)  # n = 13 goes row by row
     assert 1 <= len(calls) <= 2
     assert not found.paced and found.seconds > 0
+
+
+def test_an_exact_count_reads_as_one_not_as_an_estimate():
+    # the count itself where every subproblem was counted: no "about", and one solution
+    # (or class) and one probe in the singular
+    assert str(nqueens.estimate(0)).startswith("N = 0: 1 solution (exact); the count about ")
+    assert "(1 probe)" in str(nqueens.estimate(0))
+    assert str(nqueens.estimate(1, unique=True)).startswith("N = 1: 1 class of solutions (exact)")
+    assert str(nqueens.estimate(3)).startswith("N = 3: 0 solutions (exact)")
+    eight = str(nqueens.estimate(8, unique=True))
+    assert eight.startswith("N = 8: 12 classes of solutions (exact)")
+
+
+@pytest.mark.parametrize("n", range(13))
+def test_the_classes_of_an_exact_estimate_are_the_count_of_them(n):
+    # not the total over 8, which misses the classes that a symmetry keeps (8: 11.5)
+    found = nqueens.estimate(n, unique=True)
+    assert (found.solutions, found.solutions_error, found.exact) == (A002562[n], 0, True)

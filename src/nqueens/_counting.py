@@ -345,7 +345,7 @@ def check_verify(verify: object) -> float:
         raise TypeError(f"verify must be a number from 0 to 1, not {type(verify).__name__}")
     if not 0 <= verify <= 1:  # also refuses nan
         raise ValueError(
-            f"verify must be from 0 to 1 (the share of units counted twice), got {verify}"
+            f"verify must be from 0 to 1 (the share of subproblems counted twice), got {verify}"
         )
     return float(verify)
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from . import _assembly, _select
-from ._counting import TASKS_PER_WORKER
+from ._counting import TASKS_PER_WORKER, _burnside
 from ._tasks import Fields, Subproblem, count_run, free_columns, quadrants_apply, runs, split
 from ._validate import as_int, check_bool, check_n, check_workers
 
@@ -87,17 +87,21 @@ class Estimate(NamedTuple):
                 f"{self.units:,} units on Dask, {self._efficiency()} efficiency"
             )
             how = "simulated; "
-        kind = "classes of solutions" if self.unique else "solutions"
+        one, many = ("solution", "solutions")
+        if self.unique:
+            one, many = ("class of solutions", "classes of solutions")
         if self.probes and not self.exact and self.solutions == 0:
             found = (
                 f"no probe of the {self.probes} reached a solution, so there is no estimate "
-                f"of the {kind} yet (a larger budget probes more)"
+                f"of the {many} yet (a larger budget probes more)"
             )
+        elif self.exact:  # every subproblem counted: the count itself, not an estimate
+            found = f"{int(self.solutions):,} {one if self.solutions == 1 else many} (exact)"
         else:
-            found = f"about {significant(self.solutions)} {kind}{self._error()}"
+            found = f"about {significant(self.solutions)} {many}{self._error()}"
         return (
             f"N = {self.n}: {found}; the count about {duration_text(self.seconds)} {where} "
-            f"({how}{self.probes} probes"
+            f"({how}{self.probes:,} probe{'s' if self.probes != 1 else ''}"
             + (
                 ""
                 if self.paced or self.exact
@@ -113,8 +117,6 @@ class Estimate(NamedTuple):
         return f"{self.work / (self.cluster * self.seconds):.0%}"
 
     def _error(self) -> str:
-        if self.exact:
-            return " (exact)"
         if not math.isfinite(self.solutions_error) or self.solutions <= 0:
             return ""
         return f" (± {self.solutions_error / self.solutions:.1%})"
@@ -180,7 +182,9 @@ def estimate(
     them in about 95 of 100 estimates. Up to n = 12 every subproblem is counted,
     however long that takes: the solutions are exact. Nothing is cached: each
     call probes anew. With unique=True the solutions are divided by 8 (a class
-    has 8 members but for the very few that a symmetry keeps).
+    has 8 members but for the very few that a symmetry keeps); where every
+    subproblem was counted, the classes are counted exactly instead (Burnside's
+    lemma, as count(unique=True) does).
 
     Parameters
     ----------
@@ -296,7 +300,11 @@ def estimate(
         paced = rate is not None
         if rate is not None:
             seconds, seconds_error = solutions / rate, solutions_error / rate
-    if unique:
+    if unique and exact:
+        # every subproblem counted: the classes by Burnside's lemma, as count() has them
+        # (the total over 8 would miss the classes a symmetry keeps: 11.5 for 12 at n = 8)
+        solutions = float(_burnside(n, round(solutions)))
+    elif unique:
         solutions, solutions_error = solutions / _SYMMETRIES, solutions_error / _SYMMETRIES
     if cluster is not None:
         return _on_cluster(
