@@ -472,10 +472,10 @@ def cut_units(tasks: Sequence[Task], pending: Sequence[int], count: int) -> list
     took 0.39 to 0.41 s each, where sixteen stretches of the split took 0.001 to
     0.21 s each, and units of 32 such stretches 0.40 to 0.48 s; dealt task by task
     the whole took 7% less time than in stretches.  Quadrant tasks are dealt in
-    runs of up to eight neighbours, which keep the core's south quadrants from
+    runs of up to QUADRANT_RUN (32) neighbours, which keep the core's work from
     task to task: units dealt task by task took 9% more work at n = 18 than the
     same tasks in their order, and two processes counted 0.90x as fast as two
-    threads where they now count 0.99x.)"""
+    threads where runs of eight counted 0.99x.)"""
     starts = runs([tasks[i] for i in pending])
     bounds = [*starts[1:], len(pending)]
     count = max(1, min(count, len(starts)))
