@@ -526,16 +526,23 @@ def _sample_total(values: list[float], population: int, share: float) -> tuple[f
 
 
 def duration_text(seconds: float) -> str:
-    """A duration in the largest unit that keeps it readable.
+    """A duration in the largest unit that keeps it readable (under 10 ms, in
+    milliseconds or microseconds rather than a power of ten).
 
     >>> duration_text(0.61), duration_text(42), duration_text(600), duration_text(86400 * 3)
     ('0.61 seconds', '42 seconds', '10 minutes', '3 days')
+    >>> duration_text(0.0011), duration_text(2.4e-05), duration_text(0.000999), duration_text(0)
+    ('1.1 milliseconds', '24 microseconds', '1 millisecond', '0 seconds')
     """
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
         if seconds >= 2 * size:
             return f"{seconds / size:,.0f} {unit}"
     if seconds >= 120:
         return f"{seconds / 60:.0f} minutes"
-    if seconds < 10:
-        return f"{seconds:.2g} seconds"
-    return f"{seconds:.0f} seconds"
+    if seconds >= 10:
+        return f"{seconds:.0f} seconds"
+    value, unit = float(f"{seconds:.2g}"), "second"
+    if 0 < value < 0.01:
+        size, unit = (1e-3, "millisecond") if value >= 1e-3 else (1e-6, "microsecond")
+        value = float(f"{value / size:.2g}")  # (again: the quotient's float noise)
+    return f"{value:g} {unit}{'' if value == 1 else 's'}"
