@@ -264,7 +264,7 @@ def check_depth(n: int, depth: object, root: Subproblem | None = None) -> int | 
 
 
 def count_tasks(n: int, depth: int, cap: int, root: Subproblem | None = None) -> int:
-    """The number of tasks of the split at depth, or cap + 1 once it passes cap:
+    """The number of tasks of the split at depth, or a number above cap once it passes cap:
     a walk over the queens of the next rows on bitmasks, building no task."""
     total = 0
     full = (1 << n) - 1
@@ -286,6 +286,11 @@ def count_tasks(n: int, depth: int, cap: int, root: Subproblem | None = None) ->
                     return total
                 continue
             free = full & ~(cols | d1 >> (n - 1 - row) | d2 >> row)
+            if left == 1:  # each free square is a task of its own
+                total += bin(free).count("1")
+                if total > cap:
+                    return total
+                continue
             while free:
                 bit = free & -free
                 free ^= bit
