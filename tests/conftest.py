@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import operator
 import os
 import signal
 import subprocess
@@ -67,9 +68,12 @@ def _install_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
 
 
 _NATIVE = pytest.param("cython", marks=pytest.mark.native)
+# the twin's runs, marked so that the passes which test only a build of the compiled core
+# (the sanitizers, most of the wheels) can leave them to the passes that test the twin
+_TWIN = pytest.param("python", marks=pytest.mark.twin)
 
 
-@pytest.fixture(params=[_NATIVE, "python"])
+@pytest.fixture(params=[_NATIVE, _TWIN])
 def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     """Each core in turn, installed as the one the public API calls."""
     return _install_core(request, monkeypatch)
@@ -82,12 +86,16 @@ def native_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 
 
 def brute_force(n: int) -> list[tuple[int, ...]]:
-    """Every solution, by checking every permutation pairwise: the naive oracle."""
-    found = []
-    for perm in itertools.permutations(range(n)):
-        if all(abs(perm[i] - perm[j]) != j - i for i in range(n) for j in range(i + 1, n)):
-            found.append(perm)
-    return found
+    """Every solution, by checking every permutation of the columns: the naive oracle."""
+    # two queens share a diagonal when their row and column have the same sum or the same
+    # difference: a permutation is a solution when its n sums and its n differences all differ
+    rows = range(n)
+    return [
+        perm
+        for perm in itertools.permutations(rows)
+        if len(set(map(operator.add, perm, rows))) == n
+        and len(set(map(operator.sub, perm, rows))) == n
+    ]
 
 
 def images(placement: tuple[int, ...]) -> list[tuple[int, ...]]:
