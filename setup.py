@@ -85,6 +85,11 @@ def warn_pure(reason: object) -> None:
 class OptionalBuildExt(build_ext):
     """Compile with flags for the compiler at hand; without one, build nothing."""
 
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:  # the two extensions compiled side by side where there are cores
+            self.parallel = True
+
     def run(self) -> None:
         try:
             super().run()
@@ -128,7 +133,10 @@ if not forced_pure() and platform.python_implementation() == "CPython":
                 depends=["src/nqueens/_bits.h", "src/nqueens/_match.h"],
                 py_limited_api=LIMITED_API,
             ),
-        ]
+        ],
+        # the two translated side by side (not on Windows, where the pool would import this
+        # script again)
+        nthreads=0 if os.name == "nt" else min(2, os.cpu_count() or 1),
     )  # the compiler directives are in the .pyx header
     if LIMITED_API:
         for ext in ext_modules:

@@ -24,7 +24,10 @@ try:
 except ImportError:  # pragma: no cover - conftest fails loudly without --no-native
     _quadrants = None  # type: ignore[assignment]
 
-_CORES = [pytest.param("cython", marks=pytest.mark.native), "python"]
+_CORES = [
+    pytest.param("cython", marks=pytest.mark.native),
+    pytest.param("python", marks=pytest.mark.twin),
+]
 
 
 @pytest.fixture(params=_CORES)
