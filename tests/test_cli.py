@@ -47,14 +47,17 @@ def test_count_prints_the_number_alone(args, out):
 def test_count_loads_nothing_of_the_benchmark_stack():
     # the command line quotes bench's defaults from a leaf module: counting imports no
     # timing; and nothing that only executors, estimates or other formats need (a count
-    # of n = 16 takes 0.07 s, the start of the process counts); nor shutil, which
+    # of n = 16 takes 0.07 s, the start of the process counts), nor what the other
+    # commands list, estimate or construct with; nor shutil, which
     # argparse's formatters import for the terminal's width (bz2, lzma, zlib: 3 ms)
     code = (
         "import sys; from nqueens.cli import main\n"
         "try:\n    main(['count', '8'])\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.startswith('nqueens.benchmark') "
         "or m in ('statistics', 'ctypes', 'concurrent.futures', 'random', 'logging', "
-        "'json', 'shutil')))"
+        "'json', 'shutil', 'nqueens.reference', 'nqueens._estimate', "
+        "'nqueens._enumerating', 'nqueens._construct', 'nqueens._random_solution', "
+        "'nqueens._symmetry')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

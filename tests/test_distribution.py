@@ -117,3 +117,23 @@ def test_the_stable_abi_core_loads_without_inspect():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "1", "3"]
+
+
+def test_the_package_imports_what_a_name_needs_when_it_is_first_used():
+    # `import nqueens` loads the cores and says which runs; each public name
+    # loads its module on first use, and is then an attribute like any other
+    code = (
+        "import sys, nqueens\n"
+        "print('nqueens._enumerating' in sys.modules, nqueens.IMPLEMENTATION in "
+        "('cython', 'python'))\n"
+        "found = nqueens.solutions\n"
+        "print('nqueens._enumerating' in sys.modules, 'solutions' in vars(nqueens))\n"
+        "from nqueens import *\n"
+        "print(all(hasattr(nqueens, name) for name in nqueens.__all__), "
+        "set(nqueens.__all__) <= set(dir(nqueens)), count is nqueens.count)\n"
+        "try:\n    nqueens.cuont\nexcept AttributeError as exc:\n    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:3] == ["False True", "True True", "True True True"]
+    assert "module 'nqueens' has no attribute 'cuont'" in done.stdout

@@ -9,9 +9,16 @@ The quadrant core's hot loops run in the best variant this processor has:
 "v4" (AVX-512 with VPOPCNTDQ); ``NQUEENS_CPU`` forces one.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from . import _lasting
 
 with _lasting.no_collection():  # (the module says why)
+    from ._select import CPU, IMPLEMENTATION  # the core is chosen, and said, at import
+    from ._validate import MAX_N
+    from ._version import __version__
+
+if TYPE_CHECKING:
     from ._assembly import QuadrantTask
     from ._checking import Conflict, attacking_pairs, conflicts, is_solution
     from ._construct import PLACEMENT_MAX_N, construct
@@ -22,10 +29,58 @@ with _lasting.no_collection():  # (the module says why)
     from ._journal import JournalError
     from ._random_solution import random_solution
     from ._render import SVG, SVG_MAX_N, SVG_MAX_SIZE, Board, render, render_lines, to_svg
-    from ._select import CPU, IMPLEMENTATION
     from ._tasks import Subproblem, count_subproblem, subproblems
-    from ._validate import MAX_N
-    from ._version import __version__
+
+# The rest is imported on first use (PEP 562), so that a program (or the
+# command line) that counts does not load what lists, draws or estimates.
+_HOME = {
+    "QuadrantTask": "_assembly",
+    "Conflict": "_checking",
+    "attacking_pairs": "_checking",
+    "conflicts": "_checking",
+    "is_solution": "_checking",
+    "PLACEMENT_MAX_N": "_construct",
+    "construct": "_construct",
+    "count": "_counting",
+    "solutions": "_enumerating",
+    "Estimate": "_estimate",
+    "estimate": "_estimate",
+    "BrokenWorkers": "_executors",
+    "ExecutorError": "_executors",
+    "JournalError": "_journal",
+    "random_solution": "_random_solution",
+    "SVG": "_render",
+    "SVG_MAX_N": "_render",
+    "SVG_MAX_SIZE": "_render",
+    "Board": "_render",
+    "render": "_render",
+    "render_lines": "_render",
+    "to_svg": "_render",
+    "Subproblem": "_tasks",
+    "count_subproblem": "_tasks",
+    "subproblems": "_tasks",
+}
+
+
+def _load(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'nqueens' has no attribute {name!r}")
+    import importlib
+
+    with _lasting.no_collection():
+        value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value  # once: the next use reads the module's dict
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if not TYPE_CHECKING:  # (a type checker sees the imports above: a misspelt name stays an error)
+    __getattr__ = _load
+
 
 __all__ = [
     "CPU",

@@ -11,13 +11,9 @@ import sys
 from typing import Any
 
 from .. import _bench_defaults as settings
-from .._checking import columns_of
 from .._clusters import ClusterError, check_dask, check_mpi
 from .._completion import check_completion_n, check_placed
-from .._construct import check_solvable
 from .._counting import check_units, check_verify
-from .._estimate import check_budget, check_cluster
-from .._oeis import A000170
 from .._output import check_out_dir, check_out_file
 from .._render import SVG_MAX_N
 from .._tasks import check_border_split, check_depth, quadrants_apply
@@ -61,6 +57,8 @@ def solve(args: argparse.Namespace) -> Prepared:
 
 
 def estimate(args: argparse.Namespace) -> Prepared:
+    from .._estimate import check_budget, check_cluster
+
     check_n(args.n)
     check_workers(args.workers)
     check_cluster(args.cluster, args.workers, "--")
@@ -73,6 +71,8 @@ def estimate(args: argparse.Namespace) -> Prepared:
 
 def construct(args: argparse.Namespace) -> Prepared:
     # construct and random
+    from .._construct import check_solvable
+
     check_solvable(args.n)
     if args.seed is not None:
         as_int(args.seed, "seed")
@@ -85,6 +85,8 @@ def nothing(args: argparse.Namespace) -> Prepared:
 
 
 def verify(args: argparse.Namespace) -> Prepared:
+    from .._checking import columns_of
+
     shift = 1 if args.one_based else 0
     words = args.columns
     if not words or words == ["-"]:
@@ -119,6 +121,7 @@ def bench(args: argparse.Namespace) -> Prepared:
     # every argument checked, the files to compare read and the solvers to race
     # imported, before anything is timed
     from .. import benchmark
+    from .._oeis import A000170
     from ..benchmark import _report
 
     quick = args.quick

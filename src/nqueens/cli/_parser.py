@@ -12,7 +12,6 @@ from .._clusters import MPI_LAUNCH
 from .._executors import VERIFY_DEFAULT
 from .._render import STYLES
 from .._version import DISTRIBUTION, __version__
-from ..reference import SOLVERS
 from . import _checks as checks
 from . import _commands as run
 from ._errors import UsageError
@@ -143,6 +142,8 @@ def _solver(name: str) -> str | None:
     # a name that `nqueens solvers` lists: core (None: the default) or a reference solver
     if name == "core":
         return None
+    from ..reference import SOLVERS  # here: a count with the core starts without it
+
     if name not in SOLVERS:
         raise argparse.ArgumentTypeError(
             f"no solver {name!r} (choose from core, {', '.join(SOLVERS)})"
