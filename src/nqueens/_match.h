@@ -25,8 +25,8 @@
  * 1, those off or on a long diagonal) written to o1, o2 (the diagonals) and
  * op (packed); returns how many.  nq_join: for one north placement a, the
  * half-boards a + b of the south placements b it does not attack, packed;
- * nq_join_rows: the same for several north placements, while room lasts (v4
- * holds a south list of up to 8 in registers for all of them); nq_join_spans,
+ * nq_join_rows: the same for several north placements, while room lasts (v3
+ * and v4 hold a south list of up to 8 in registers for all of them); nq_join_spans,
  * the one the core calls: nq_join_rows for a batch of (north, south) spans,
  * inlined, so that the many short joins of a row set cost one call.
  * They may write past what they keep: nq_place never past `count` + 3 words
@@ -577,8 +577,36 @@ NQ_TARGET_V3 static size_t nq_join_v3(uint64_t *dest, uint64_t a1, uint64_t a2, 
 
 NQ_TARGET_V3 static NQ_INLINE size_t nq_join_rows_v3(NQ_JOIN_ROWS_ARGS)
 {
-    if (width > 4) {
+    if (width > 8) {
         NQ_JOIN_ROWS_BODY(nq_join_v3)
+    }
+    if (width > 4) {
+        /* a south list of 5 to 8: in two registers for every north placement
+         * (no loop over the list, whose length varies from span to span) */
+        const __m256i upper = nq_lanes_v3(width - 4);
+        const int keep_upper = (1 << (width - 4)) - 1;
+        const __m256i s1 = _mm256_loadu_si256((const void *)b1);
+        const __m256i s2 = _mm256_loadu_si256((const void *)b2);
+        const __m256i sp = _mm256_loadu_si256((const void *)bp);
+        const __m256i t1 = _mm256_maskload_epi64((const long long *)(b1 + 4), upper);
+        const __m256i t2 = _mm256_maskload_epi64((const long long *)(b2 + 4), upper);
+        const __m256i tp = _mm256_maskload_epi64((const long long *)(bp + 4), upper);
+        size_t written = 0, i = 0;
+        for (; i < na && room - written >= width; i++) {
+            const __m256i x1 = _mm256_set1_epi64x((long long)a1[i]);
+            const __m256i x2 = _mm256_set1_epi64x((long long)a2[i]);
+            const __m256i xp = _mm256_set1_epi64x((long long)ap[i]);
+            written += nq_keep_v3(
+                dest + written,
+                _mm256_or_si256(_mm256_and_si256(x1, s1), _mm256_and_si256(x2, s2)),
+                _mm256_or_si256(xp, sp), 15);
+            written += nq_keep_v3(
+                dest + written,
+                _mm256_or_si256(_mm256_and_si256(x1, t1), _mm256_and_si256(x2, t2)),
+                _mm256_or_si256(xp, tp), keep_upper);
+        }
+        *used = i;
+        return written;
     }
     /* a south list of at most 4 (most of them): held in registers for every
      * north placement, one round each */
