@@ -130,10 +130,11 @@ def test_the_package_imports_what_a_name_needs_when_it_is_first_used():
         "print('nqueens._enumerating' in sys.modules, 'solutions' in vars(nqueens))\n"
         "from nqueens import *\n"
         "print(all(hasattr(nqueens, name) for name in nqueens.__all__), "
-        "set(nqueens.__all__) <= set(dir(nqueens)), count is nqueens.count)\n"
+        "set(nqueens.__all__) <= set(dir(nqueens)), count is nqueens.count, "
+        "set(nqueens._HOME) <= set(nqueens.__all__))\n"
         "try:\n    nqueens.cuont\nexcept AttributeError as exc:\n    print(exc)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[:3] == ["False True", "True True", "True True True"]
+    assert done.stdout.splitlines()[:3] == ["False True", "True True", "True True True True"]
     assert "module 'nqueens' has no attribute 'cuont'" in done.stdout
