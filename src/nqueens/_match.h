@@ -362,55 +362,92 @@ NQ_TARGET_V3 static inline __m256i nq_byte_counts_v3(__m256i x)
         _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble)));
 }
 
+/* a carry-save adder: the bits of a + b + c as h (twos) and l (ones) */
+NQ_TARGET_V3 static inline void nq_csa_v3(__m256i *h, __m256i *l, __m256i a, __m256i b,
+                                          __m256i c)
+{
+    const __m256i u = _mm256_xor_si256(a, b);
+    *h = _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(u, c));
+    *l = _mm256_xor_si256(u, c);
+}
+
+/* one item's registers for nq_match_groups_v3: `pair` groups' entries (two
+ * registers each, or the first alone in a half group: whole 0) ANDed over the
+ * item's chunks, into v[0 .. pair * (1 + whole) - 1].  The chunks as byte
+ * offsets: entry v of a chunk starts 64 v bytes in, so the item shifted by 6
+ * holds them (an item of up to 58 bits: chunks <= 11), each cut out by one
+ * shift and one AND, the chunk's own start added in the load's address */
+NQ_TARGET_V3 static NQ_INLINE void nq_item_v3(__m256i *v, const uint64_t *t, size_t next,
+                                              int chunks, uint64_t item, const int pair,
+                                              const int whole)
+{
+    const int step = whole ? 2 : 1;
+    const uint64_t a = item << 6;
+    const char *e = (const char *)t + (a & (31 << 6));
+    for (int k = 0; k < pair; k++) {
+        v[step * k] = _mm256_load_si256((const void *)(e + k * next));
+        if (whole)
+            v[step * k + 1] = _mm256_load_si256((const void *)(e + k * next + 32));
+    }
+    for (int c = 1; c < chunks; c++) {
+        e = (const char *)t + (size_t)c * 32 * 64 + ((a >> (NQ_CHUNK * c)) & (31 << 6));
+        for (int k = 0; k < pair; k++) {
+            v[step * k] = _mm256_and_si256(v[step * k],
+                                           _mm256_load_si256((const void *)(e + k * next)));
+            if (whole)
+                v[step * k + 1] = _mm256_and_si256(
+                    v[step * k + 1], _mm256_load_si256((const void *)(e + k * next + 32)));
+        }
+    }
+}
+
 /* nq_match_v3 for one number of chunks, `pair` groups at a time (1 or 2): a
- * group's entry is two registers: AND the item's chunks, count the bits of
- * each byte and add them up in byte counters (at most 16 an item and group:
- * 15 / pair items before they are summed into 64-bit lanes).  The item's chunks
- * are cut out once for both groups of a pair (two groups' tables fit the first
- * level cache).  Inlined with `chunks` and `pair` constants, its loops unrolled */
+ * group's entry is two registers (one in a half group).  Only the total of the
+ * bits left matters, not an item's own: every four registers (of one item, or
+ * two, or four) go through carry-save adders (Harley and Seal) into ones, twos
+ * and one register of fours, and only that one's bits are counted, in byte
+ * counters (at most 8 each a round: 31 rounds before they are summed into 64-bit
+ * lanes); ones and twos are counted once at the end, the items left over by the
+ * rounds one register at a time.  The item's chunks are cut out once for both
+ * groups of a pair (two groups' tables fit the first level cache).  Inlined with
+ * `chunks`, `pair` and `whole` constants, its loops unrolled */
 NQ_TARGET_V3 static NQ_INLINE __m256i nq_match_groups_v3(const uint64_t *t, size_t stride,
                                                          int chunks, const uint64_t *items,
                                                          size_t count, const int pair,
                                                          const int whole)
 {
-    /* whole 0: one group whose masks are in words 0..3 (a half group): its first
-     * register only */
     const __m256i zero = _mm256_setzero_si256();
     const size_t next = stride * sizeof(uint64_t); /* the second group's table, in bytes */
-    __m256i sum = zero;
-    for (size_t i = 0; i < count;) {
-        const size_t stop = count - i > (size_t)(15 / pair) ? i + (size_t)(15 / pair) : count;
+    const int regs = pair * (whole ? 2 : 1);       /* an item's: 1, 2 or 4 */
+    const size_t per = (size_t)(4 / regs);         /* items a round */
+    const size_t rounds = count / per;
+    __m256i fours = zero, ones = zero, twos = zero;
+    size_t i = 0;
+    for (size_t r = 0; r < rounds;) {
+        const size_t stop = rounds - r > 31 ? r + 31 : rounds;
         __m256i bytes = zero;
-        for (; i < stop; i++) {
-            /* the item's chunks as byte offsets: entry v of a chunk starts 64 v bytes
-             * in, so the item shifted by 6 holds them (an item of up to 58 bits:
-             * chunks <= 11), each cut out by one shift and one AND, the chunk's
-             * own start added in the load's address */
-            const uint64_t a = items[i] << 6;
-            const char *e = (const char *)t + (a & (31 << 6));
-            __m256i x[2], y[2];
-            for (int k = 0; k < pair; k++) {
-                x[k] = _mm256_load_si256((const void *)(e + k * next));
-                y[k] = whole ? _mm256_load_si256((const void *)(e + k * next + 32)) : zero;
-            }
-            for (int c = 1; c < chunks; c++) {
-                e = (const char *)t + (size_t)c * 32 * 64 + ((a >> (NQ_CHUNK * c)) & (31 << 6));
-                for (int k = 0; k < pair; k++) {
-                    x[k] = _mm256_and_si256(x[k], _mm256_load_si256((const void *)(e + k * next)));
-                    if (whole)
-                        y[k] = _mm256_and_si256(
-                            y[k], _mm256_load_si256((const void *)(e + k * next + 32)));
-                }
-            }
-            for (int k = 0; k < pair; k++) {
-                bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(x[k]));
-                if (whole)
-                    bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(y[k]));
-            }
+        for (; r < stop; r++, i += per) {
+            __m256i v[4], ta, tb, f;
+            for (size_t j = 0; j < per; j++)
+                nq_item_v3(v + j * (size_t)regs, t, next, chunks, items[i + j], pair, whole);
+            nq_csa_v3(&ta, &ones, ones, v[0], v[1]);
+            nq_csa_v3(&tb, &ones, ones, v[2], v[3]);
+            nq_csa_v3(&f, &twos, twos, ta, tb);
+            bytes = _mm256_add_epi8(bytes, nq_byte_counts_v3(f));
         }
-        sum = _mm256_add_epi64(sum, _mm256_sad_epu8(bytes, zero));
+        fours = _mm256_add_epi64(fours, _mm256_sad_epu8(bytes, zero));
     }
-    return sum;
+    __m256i rest = zero; /* up to 3 items' registers: at most 3 * 8 a byte */
+    for (; i < count; i++) {
+        __m256i v[4];
+        nq_item_v3(v, t, next, chunks, items[i], pair, whole);
+        for (int k = 0; k < regs; k++)
+            rest = _mm256_add_epi8(rest, nq_byte_counts_v3(v[k]));
+    }
+    return _mm256_add_epi64(
+        _mm256_add_epi64(_mm256_slli_epi64(fours, 2), _mm256_sad_epu8(rest, zero)),
+        _mm256_add_epi64(_mm256_slli_epi64(_mm256_sad_epu8(nq_byte_counts_v3(twos), zero), 1),
+                         _mm256_sad_epu8(nq_byte_counts_v3(ones), zero)));
 }
 
 NQ_TARGET_V3 static NQ_INLINE uint64_t nq_match_chunks_v3(const uint64_t *tables,
