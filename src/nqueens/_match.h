@@ -67,9 +67,8 @@ typedef struct {
     uint64_t holes1, holes2, long_bit, full;
 } nq_frame;
 
-/* the plain matching counts the bits of each word's bytes (a few shifts, ANDs
- * and adds a word) and adds them up in byte counters, one a word of the group
- * (at most 8 an item: 31 items before they are summed into the total) */
+/* the plain matching counts the bits of a word's bytes (a few shifts, ANDs and
+ * adds) and adds them up in byte counters */
 static inline uint64_t nq_byte_counts_plain(uint64_t x)
 {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
@@ -84,16 +83,29 @@ static inline uint64_t nq_sum_bytes_plain(uint64_t x)
     return (x * 0x0001000100010001ULL) >> 48;
 }
 
+/* a carry-save adder: the bits of a + b + c as *h (twos) and *l (ones) */
+static inline void nq_csa_plain(uint64_t *h, uint64_t *l, uint64_t a, uint64_t b, uint64_t c)
+{
+    const uint64_t u = a ^ b;
+    *h = (a & b) | (u & c);
+    *l = u ^ c;
+}
+
 /* one group, `words` of its words (NQ_GROUP, or half of them for a half group):
- * inlined with `words` a constant, its loops unrolled */
+ * inlined with `words` a constant, its loops unrolled.  Only the total of the
+ * bits left matters, not an item's own: an item's words go through carry-save
+ * adders (Harley and Seal) into ones, twos, fours (and, for 8 words, one word of
+ * eights), and only that last word's bits are counted, in byte counters (at most
+ * 8 an item: 31 items before they are summed into the total); the others are
+ * counted once at the end */
 static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
                                                const uint64_t *items, size_t count,
                                                const int words)
 {
-    uint64_t total = 0;
+    uint64_t top = 0, ones = 0, twos = 0, fours = 0;
     for (size_t i = 0; i < count;) {
         const size_t stop = count - i > 31 ? i + 31 : count;
-        uint64_t bytes[NQ_GROUP] = {0};
+        uint64_t bytes = 0;
         for (; i < stop; i++) {
             uint64_t item = items[i];
             uint64_t acc[NQ_GROUP];
@@ -106,13 +118,27 @@ static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
                 for (int k = 0; k < words; k++)
                     acc[k] &= e[k];
             }
-            for (int k = 0; k < words; k++)
-                bytes[k] += nq_byte_counts_plain(acc[k]);
+            uint64_t t1, t2, f1, last;
+            nq_csa_plain(&t1, &ones, ones, acc[0], acc[1]);
+            nq_csa_plain(&t2, &ones, ones, acc[2], acc[3]);
+            if (words == NQ_GROUP) {
+                uint64_t t3, t4, f2;
+                nq_csa_plain(&f1, &twos, twos, t1, t2);
+                nq_csa_plain(&t3, &ones, ones, acc[4], acc[5]);
+                nq_csa_plain(&t4, &ones, ones, acc[6], acc[7]);
+                nq_csa_plain(&f2, &twos, twos, t3, t4);
+                nq_csa_plain(&last, &fours, fours, f1, f2); /* eights */
+            } else {
+                nq_csa_plain(&last, &twos, twos, t1, t2); /* fours */
+            }
+            bytes += nq_byte_counts_plain(last);
         }
-        for (int k = 0; k < words; k++)
-            total += nq_sum_bytes_plain(bytes[k]);
+        top += nq_sum_bytes_plain(bytes);
     }
-    return total;
+    const uint64_t rest = 4 * nq_sum_bytes_plain(nq_byte_counts_plain(fours))
+                          + 2 * nq_sum_bytes_plain(nq_byte_counts_plain(twos))
+                          + nq_sum_bytes_plain(nq_byte_counts_plain(ones));
+    return (words == NQ_GROUP ? 8 : 4) * top + rest;
 }
 
 #define NQ_DIRECT_BODY                                                            \
