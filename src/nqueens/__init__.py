@@ -34,32 +34,30 @@ if TYPE_CHECKING:
 # The rest is imported on first use (PEP 562), so that a program (or the
 # command line) that counts does not load what lists, draws or estimates.
 _HOME = {
-    "QuadrantTask": "_assembly",
-    "Conflict": "_checking",
-    "attacking_pairs": "_checking",
-    "conflicts": "_checking",
-    "is_solution": "_checking",
-    "PLACEMENT_MAX_N": "_construct",
-    "construct": "_construct",
-    "count": "_counting",
-    "solutions": "_enumerating",
-    "Estimate": "_estimate",
-    "estimate": "_estimate",
-    "BrokenWorkers": "_executors",
-    "ExecutorError": "_executors",
-    "JournalError": "_journal",
-    "random_solution": "_random_solution",
-    "SVG": "_render",
-    "SVG_MAX_N": "_render",
-    "SVG_MAX_SIZE": "_render",
-    "Board": "_render",
-    "render": "_render",
-    "render_lines": "_render",
-    "to_svg": "_render",
-    "Subproblem": "_tasks",
-    "count_subproblem": "_tasks",
-    "subproblems": "_tasks",
-}
+    name: home
+    for home, names in {
+        "_assembly": ("QuadrantTask",),
+        "_checking": ("Conflict", "attacking_pairs", "conflicts", "is_solution"),
+        "_construct": ("PLACEMENT_MAX_N", "construct"),
+        "_counting": ("count",),
+        "_enumerating": ("solutions",),
+        "_estimate": ("Estimate", "estimate"),
+        "_executors": ("BrokenWorkers", "ExecutorError"),
+        "_journal": ("JournalError",),
+        "_random_solution": ("random_solution",),
+        "_render": (
+            "SVG",
+            "SVG_MAX_N",
+            "SVG_MAX_SIZE",
+            "Board",
+            "render",
+            "render_lines",
+            "to_svg",
+        ),
+        "_tasks": ("Subproblem", "count_subproblem", "subproblems"),
+    }.items()
+    for name in names
+}  # the imports above, module by module
 
 
 def _load(name: str) -> Any:
