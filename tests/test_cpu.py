@@ -25,7 +25,10 @@ except ImportError:  # pragma: no cover - conftest fails loudly without --no-nat
 pytestmark = pytest.mark.native
 
 LEVELS = _quadrants.cpu_levels() if _quadrants is not None else ()
-PAIR_SIZES = (0, 1, 7, 8, 9, 63, 64, 127, 128, 255, 256, 257, 511, 512, 513, 768, 769, 1030, 4100)
+# fmt: off
+PAIR_SIZES = (0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 127, 128, 255, 256, 257, 511, 512, 513, 768,
+              769, 1030, 4100)
+# fmt: on
 
 
 @pytest.fixture(params=LEVELS)
@@ -76,17 +79,19 @@ def test_every_level_lists_the_twins_half_boards(level):
                     assert [sorted(x) for x in got[1]] == [sorted(x) for x in want[1]]
 
 
-def test_every_level_counts_disjoint_pairs_as_one_by_one(level):
-    # sizes on both sides of every cut: 8 lanes, groups of 512, half groups (a last
-    # one of at most 256), slicing and buckets
-    rng = random.Random(11)
+@pytest.mark.parametrize("bits", [30, 34, 60])
+def test_every_level_counts_disjoint_pairs_as_one_by_one(level, bits):
+    # sizes on both sides of every cut: 8 lanes, blocks of 32, groups of 512, half
+    # groups (a last one of at most 256), slicing and buckets; masks of up to 4 bytes
+    # (the core's, up to n = 17) and of more (v3 slices 4 byte planes or up to 8)
+    rng = random.Random(11 + bits)
     for size in PAIR_SIZES:
         for count in (1, 2, 3, 95, 96, 97):
-            stored = [rng.getrandbits(34) & rng.getrandbits(34) for _ in range(size)]
-            items = [rng.getrandbits(34) & rng.getrandbits(34) for _ in range(count)]
+            stored = [rng.getrandbits(bits) & rng.getrandbits(bits) for _ in range(size)]
+            items = [rng.getrandbits(bits) & rng.getrandbits(bits) for _ in range(count)]
             items[0] = 0  # an empty item meets every stored mask, the padding too
             expected = sum(1 for s in stored for i in items if not s & i)
-            assert _quadrants.count_pairs(stored, items, 34) == expected, (level, size, count)
+            assert _quadrants.count_pairs(stored, items, bits) == expected, (level, size, count)
 
 
 def test_levels_are_refused_by_name_and_by_processor():
