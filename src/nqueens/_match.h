@@ -228,54 +228,50 @@ static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
         (rows) = 32;                                                              \
     } while (0)
 
-static inline void nq_transpose(uint64_t *a, int bits)
+/* the plain slicing of one group (or half group: `words` 4): word kk of its
+ * entries holds masks 64 kk .. 64 kk + 63, and the words' eight (or four) 64 x 64
+ * bit matrices are transposed side by side, a word of each in every step (loops
+ * over kk that the compiler turns into vector code where it can: SSE2, NEON) */
+static inline void nq_slice_group_plain(const uint64_t *stored, size_t left, int bits,
+                                        uint64_t *base, const int words)
 {
-    /* a 64 x 64 bit matrix in place: bit c of a[r] becomes bit r of a[c]
-     * (for bits <= 32: a[0..31] only) */
+    const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
+    uint64_t a[64][NQ_GROUP]; /* a[r][kk]: row r of word kk's matrix */
+    for (int kk = 0; kk < words; kk++)
+        for (int r = 0; r < 64; r++) {
+            const size_t at = (size_t)(kk * 64 + r);
+            a[r][kk] = at < left ? stored[at] : ~(uint64_t)0;
+        }
+    /* bit c of a[r][kk] becomes bit r of a[c][kk] (for bits <= 32: a[0..31] only) */
     uint64_t m = 0xFFFFFFFF00000000ULL;
     int j = 32, rows = 64;
     if (bits <= 32) {
         for (int k = 0; k < 32; k++)
-            a[k] = (a[k] & 0xFFFFFFFFULL) | (a[k + 32] << 32);
+            for (int kk = 0; kk < words; kk++)
+                a[k][kk] = (a[k][kk] & 0xFFFFFFFFULL) | (a[k + 32][kk] << 32);
         NQ_HALF(j, m, rows);
     }
     for (; j; j >>= 1, m ^= m >> j) {
-        for (int k = 0; k < rows; k = ((k | j) + 1) & ~j) {
-            const uint64_t t = ((a[k] >> j) ^ a[k | j]) & (m >> j);
-            a[k] ^= t << j;
-            a[k | j] ^= t;
+        const uint64_t keep = m >> j;
+        for (int k = 0; k < rows; k = ((k | j) + 1) & ~j)
+            for (int kk = 0; kk < words; kk++) {
+                const uint64_t t = ((a[k][kk] >> j) ^ a[k | j][kk]) & keep;
+                a[k][kk] ^= t << j;
+                a[k | j][kk] ^= t;
+            }
+    }
+    for (int c = 0; c < chunks; c++) {
+        uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;
+        for (int kk = 0; kk < words; kk++)
+            entry[kk] = ~(uint64_t)0;
+        for (int v = 1; v < 32; v++) {
+            const uint64_t *from = entry + (v & (v - 1)) * NQ_GROUP;
+            const int b = c * NQ_CHUNK + nq_ctz64((unsigned)v);
+            for (int kk = 0; kk < words; kk++)
+                entry[v * NQ_GROUP + kk] = from[kk] & (b < bits ? ~a[b][kk] : ~(uint64_t)0);
         }
     }
 }
-
-#define NQ_SLICE_BODY                                                             \
-    const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;                          \
-    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;                         \
-    uint64_t block[64];                                                           \
-    uint64_t slices[64][NQ_GROUP];                                                \
-    for (size_t g = 0; g < groups; g++) {                                         \
-        for (int kk = 0; kk < NQ_GROUP; kk++) {                                   \
-            for (int j = 0; j < 64; j++) {                                        \
-                const size_t at = g * 64 * NQ_GROUP + (size_t)(kk * 64 + j);      \
-                block[j] = at < size ? stored[at] : ~(uint64_t)0;                 \
-            }                                                                     \
-            nq_transpose(block, bits);                                            \
-            for (int b = 0; b < 64; b++)                                          \
-                slices[b][kk] = b < bits ? ~block[b] : ~(uint64_t)0;              \
-        }                                                                         \
-        uint64_t *base = tables + g * stride;                                     \
-        for (int c = 0; c < chunks; c++) {                                        \
-            uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;                   \
-            for (int kk = 0; kk < NQ_GROUP; kk++)                                 \
-                entry[kk] = ~(uint64_t)0;                                         \
-            for (int v = 1; v < 32; v++) {                                        \
-                const uint64_t *from = entry + (v & (v - 1)) * NQ_GROUP;          \
-                const uint64_t *slice = slices[c * NQ_CHUNK + nq_ctz64((unsigned)v)]; \
-                for (int kk = 0; kk < NQ_GROUP; kk++)                             \
-                    entry[v * NQ_GROUP + kk] = from[kk] & slice[kk];              \
-            }                                                                     \
-        }                                                                         \
-    }
 
 #define NQ_SLICE_ARGS                                                             \
     const uint64_t *stored, size_t size, int bits, uint64_t *tables, size_t groups, int half
@@ -305,9 +301,17 @@ static size_t nq_join_spans_plain(NQ_JOIN_SPANS_ARGS)
 
 static void nq_slice_plain(NQ_SLICE_ARGS)
 {
-    (void)half; /* word k of a group holds its masks 64 k .. 64 k + 63: a half group's
-                 * are in words 0..3 as they are */
-    NQ_SLICE_BODY
+    const size_t stride = (size_t)((bits + NQ_CHUNK - 1) / NQ_CHUNK) * 32 * NQ_GROUP;
+    for (size_t g = 0; g < groups; g++) {
+        const size_t at = g * 64 * NQ_GROUP;
+        const size_t left = at < size ? size - at : 0;
+        const uint64_t *from = stored + (left ? at : 0);
+        /* (the words as a constant: their loops unrolled) */
+        if (half && g + 1 == groups) /* words 4..7 neither built nor read */
+            nq_slice_group_plain(from, left, bits, tables + g * stride, NQ_GROUP / 2);
+        else
+            nq_slice_group_plain(from, left, bits, tables + g * stride, NQ_GROUP);
+    }
 }
 
 static uint64_t nq_direct_plain(const uint64_t *stored, size_t size, const uint64_t *items,
