@@ -76,7 +76,7 @@ cdef enum:
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
     _SLACK = 8  # words past the placements that nq_place may write (3: _match.h)
     _MEMO_MAX_H = 9  # quadrants up to this side keep a job's north placements (below;
-    # at h = 9, n = 18 and 19, they take about 36 MB a thread and gain 5-8% since the
+    # at h = 9, n = 18 and 19, they take about 31 MB a thread and gain 5-8% since the
     # joins are batched; at h = 10 they would take hundreds)
 
 
@@ -331,16 +331,21 @@ cdef struct _Memo:
     # needed again (a row set's north rows change from one row set to the next,
     # and the same keys come back thousands of times): ready[r] is 1 once a row
     # set with north rows r has placed its own, 2 once those of every key (r, c)
-    # it may ask for are kept: key k's are span[k] (first | end << 32, end
-    # excluded), those off the long diagonals first, up to plain[k]; `size`
-    # placements in all.  (Kept only from the second use, a few row sets from
+    # it may ask for are kept: those of its i-th column subset (in the order of
+    # the side's spread) are span[offset[r] + i] (first | end << 32, end
+    # excluded), those off the long diagonals first, up to plain[offset[r] + i];
+    # `size` placements in all, `keys` subsets.  (Indexed by (r << h) | c until
+    # 2026-12-05, the spans took 2 ** 2h words a side, 512 kB at h = 8, far more
+    # than the second level cache; at most C(2h, h) now: count(17) 0.984x, 5 MB
+    # less a thread at n = 18 and 19.)  (Kept only from the second use, a few row sets from
     # random places, as the pace of estimate() counts, cost what they did
     # without it.)
     _Buf d1, d2, packed
     uint64_t *span
     uint32_t *plain
+    uint32_t *offset
     unsigned char *ready
-    size_t size
+    size_t size, keys
     Mode mode
 
 
@@ -370,6 +375,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.memo[i].packed.data)
         release(w.memo[i].span)
         release(w.memo[i].plain)
+        release(w.memo[i].offset)
         release(w.memo[i].ready)
     release(w.north_packed.data)
     release(w.spans)
@@ -500,7 +506,9 @@ cdef bint _memo_reset(const _Table *t, _Work *w, const _Job *job) noexcept nogil
     # both sides' memos emptied for a new job, in the modes _count_rows asks for
     # (east: OFF_LONG or ALL, west: BY_CLASS or ALL); False: no memory
     cdef int side
-    cdef size_t keys = (<size_t>1) << (2 * t.h)
+    # at most C(2h, h) keys: a north row set of k rows asks for the k-subsets of
+    # at most h columns
+    cdef size_t keys = <size_t>_choose(2 * t.h, t.h)
     cdef _Memo *m
     for side in range(2):
         m = &w.memo[side]
@@ -514,10 +522,13 @@ cdef bint _memo_reset(const _Table *t, _Work *w, const _Job *job) noexcept nogil
             m.plain = <uint32_t *>malloc(keys * sizeof(uint32_t))
         if m.ready == NULL:
             m.ready = <unsigned char *>malloc((<size_t>1) << t.h)
-        if m.span == NULL or m.plain == NULL or m.ready == NULL:
+        if m.offset == NULL:
+            m.offset = <uint32_t *>malloc(((<size_t>1) << t.h) * sizeof(uint32_t))
+        if m.span == NULL or m.plain == NULL or m.ready == NULL or m.offset == NULL:
             return False
         memset(m.ready, 0, (<size_t>1) << t.h)
         m.size = 0
+        m.keys = 0
     return True
 
 
@@ -528,6 +539,8 @@ cdef bint _memo_fill(const _Table *t, const _Geo *g, _Memo *m, bint east,
     # those of its size), appended to the memo; False: no memory
     cdef size_t i, size = m.size, room, plain, first
     cdef uint32_t key
+    cdef size_t at = m.keys
+    m.offset[north_rows] = <uint32_t>at
     for i in range(many):
         key = (north_rows << t.h) | subsets[i]
         room = size + t.start[key + 1] - t.start[key] + _SLACK
@@ -537,9 +550,10 @@ cdef bint _memo_fill(const _Table *t, const _Geo *g, _Memo *m, bint east,
         plain = size
         size += _quadrant(t, g, north_rows, subsets[i], False, east, holes1, holes2,
                           m.mode, &m.d1, &m.d2, &m.packed, size, &plain)
-        m.plain[key] = <uint32_t>plain
-        m.span[key] = first | (<uint64_t>size << 32)
+        m.plain[at + i] = <uint32_t>plain
+        m.span[at + i] = first | (<uint64_t>size << 32)
     m.size = size
+    m.keys = at + many
     m.ready[north_rows] = 2
     return True
 
@@ -587,7 +601,8 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         batch[cls].count = 0
         batch[cls].need = 0
     if memo != NULL and mode != BY_CLASS:  # the common case, in a loop of its own
-        _memo_spans(&batch[0], subsets, many, cols, north_rows << h, c.span, memo.span)
+        _memo_spans(&batch[0], subsets, many, cols, c.span,
+                    memo.span + memo.offset[north_rows])
         many = 0
     for i in range(many):  # the subsets of the columns as large as north_rows
         sub = subsets[i]
@@ -595,10 +610,9 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
         nb = c.span[cols ^ sub] >> 32
         plain_b = c.plain[cols ^ sub]
         if memo != NULL:
-            key = (north_rows << h) | sub
-            a_first = <uint32_t>memo.span[key]
-            na = memo.span[key] >> 32 if nb > first else a_first
-            plain_a = memo.plain[key]
+            a_first = <uint32_t>memo.span[memo.offset[north_rows] + i]
+            na = memo.span[memo.offset[north_rows] + i] >> 32 if nb > first else a_first
+            plain_a = memo.plain[memo.offset[north_rows] + i]
         else:
             # appended after the row set's earlier ones, which batched joins still read
             a_first = na = plain_a = north_at
@@ -634,8 +648,7 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
 
 
 cdef void _memo_spans(_Spans *b, const uint32_t *subsets, size_t many, uint32_t cols,
-                      uint32_t north_key, const uint64_t *south_span,
-                      const uint64_t *north_span) noexcept nogil:
+                      const uint64_t *south_span, const uint64_t *north_span) noexcept nogil:
     # _halves' joins for one batch, the north placements from the memo: the same
     # spans as its general loop, with every pointer and count in locals
     cdef uint32_t sub
@@ -646,7 +659,7 @@ cdef void _memo_spans(_Spans *b, const uint32_t *subsets, size_t many, uint32_t 
     for i in range(many):
         sub = subsets[i]
         south = south_span[cols ^ sub]
-        north = north_span[north_key | sub]
+        north = north_span[i]
         # written whether or not it is kept (no branch to mispredict): kept when
         # both lists hold placements (the room: 2 ** h joins, more than subsets)
         at[2 * count] = north
