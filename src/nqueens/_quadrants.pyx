@@ -334,12 +334,11 @@ cdef struct _Memo:
     # it may ask for are kept: those of its i-th column subset (in the order of
     # the side's spread) are span[offset[r] + i] (first | end << 32, end
     # excluded), those off the long diagonals first, up to plain[offset[r] + i];
-    # `size` placements in all, `keys` subsets.  (Indexed by (r << h) | c until
-    # 2026-12-05, the spans took 2 ** 2h words a side, 512 kB at h = 8, far more
-    # than the second level cache; at most C(2h, h) now: count(17) 0.984x, 5 MB
-    # less a thread at n = 18 and 19.)  (Kept only from the second use, a few row sets from
-    # random places, as the pace of estimate() counts, cost what they did
-    # without it.)
+    # `size` placements in all, `keys` subsets.  (Kept only from the second use,
+    # a few row sets from random places, as the pace of estimate() counts, cost
+    # what they did without it.  Found by (r << h) | c until 2026-12-05, the spans
+    # took 2 ** 2h words a side, 512 kB at h = 8, far more than the second level
+    # cache; at most C(2h, h) now: count(17) 0.984x, 5 MB less a thread at n = 18.)
     _Buf d1, d2, packed
     uint64_t *span
     uint32_t *plain
