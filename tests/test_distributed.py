@@ -494,6 +494,29 @@ def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
             os.killpg(child.pid, signal.SIGKILL)  # the orphans, idle on their call queue
 
 
+UNGUARDED = """
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+import nqueens
+with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+    print(nqueens.count(12, workers=pool), flush=True)
+"""
+
+
+def test_a_script_without_a_main_guard_on_spawn_ends_with_broken_workers(tmp_path):
+    # each spawned process imports the script again, makes a pool of its own there and
+    # dies of it: the count says so, as README.md has it, and does not wait for ever
+    script = tmp_path / "unguarded.py"
+    script.write_text(UNGUARDED)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert done.returncode != 0
+    assert "BrokenWorkers: workers" in done.stderr
+    assert "stopped: BrokenProcessPool" in done.stderr
+    assert "__main__" in done.stderr  # multiprocessing's own advice, from a process
+
+
 @pytest.mark.native
 def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path):
     from nqueens._executors import _Dask, engine
