@@ -130,7 +130,7 @@ if not forced_pure() and platform.python_implementation() == "CPython":
             Extension(
                 "nqueens._quadrants",
                 ["src/nqueens/_quadrants.pyx"],
-                depends=["src/nqueens/_bits.h", "src/nqueens/_match.h"],
+                depends=["src/nqueens/_bits.h", "src/nqueens/_match.h", "src/nqueens/_emulate.h"],
                 py_limited_api=LIMITED_API,
             ),
         ],

@@ -36,7 +36,9 @@
  * nq_levels(): the levels this processor and its operating system run, a bit
  * each (NQ_BASELINE, NQ_V3, NQ_V4); nq_use(level) picks one of them (0 when
  * it is not among them); nq_level() says which runs.  The first call of any
- * picks the best; a thread that races another sets the same value. */
+ * picks the best; a thread that races another sets the same value.  Built with
+ * -DNQ_EMULATE (the tests' build, see _emulate.h), every level runs on any
+ * processor, its intrinsics portable C. */
 #ifndef NQUEENS_MATCH_H
 #define NQUEENS_MATCH_H
 
@@ -339,7 +341,14 @@ static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks
     return total;
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if defined(NQ_EMULATE)
+/* the tests' build (-DNQ_EMULATE): every level's kernels from portable intrinsics,
+ * and every level said to run (see _emulate.h) */
+#define NQ_DISPATCH 1
+#include "_emulate.h"
+#define NQ_TARGET_V3
+#define NQ_TARGET_V4
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define NQ_DISPATCH 1
 #include <immintrin.h>
 
@@ -347,6 +356,11 @@ static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks
 #define NQ_TARGET_V4                                                                  \
     __attribute__((target("avx2,bmi,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl,"     \
                           "avx512dq,avx512cd,avx512vpopcntdq")))
+#else
+#define NQ_DISPATCH 0
+#endif
+
+#if NQ_DISPATCH
 
 /* v3 keeps four lanes at once, as v4 keeps eight: the lanes kept are packed to the
  * front of a register by a permutation from this table (entry m: the 64-bit lanes
@@ -1067,6 +1081,9 @@ NQ_TARGET_V4 static uint64_t nq_direct_v4(const uint64_t *stored, size_t size,
 static int nq_detect(void)
 {
     int levels = 1 << NQ_BASELINE;
+#if defined(NQ_EMULATE)
+    levels |= 1 << NQ_V3 | 1 << NQ_V4;
+#else
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi")
         && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
@@ -1077,10 +1094,10 @@ static int nq_detect(void)
             && __builtin_cpu_supports("avx512vpopcntdq"))
             levels |= 1 << NQ_V4;
     }
+#endif
     return levels;
 }
 #else
-#define NQ_DISPATCH 0
 static int nq_detect(void)
 {
     return 1 << NQ_BASELINE;
