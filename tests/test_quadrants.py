@@ -285,6 +285,10 @@ def test_bad_arguments_are_refused_alike(quadrants):
         quadrants.Quarter(quadrants.MAX_N + 1)
     with pytest.raises(TypeError):
         quadrants.Quarter(8.5)
+    with pytest.raises(ValueError, match="stop must hold"):
+        quadrants.Quarter(8, bytearray(0))
+    with pytest.raises(ValueError, match="middle row"):  # n = 9's row 4 holds no quadrant
+        quadrants.packed_halves(quadrants.Quarter(9), True, 1 << 4, 1, 0, 0, 0, 1)
     quarter = quadrants.Quarter(8)
     with pytest.raises(ValueError):
         quarter.placements(16, 0)
