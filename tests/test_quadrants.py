@@ -295,6 +295,8 @@ def test_bad_arguments_are_refused_alike(quadrants):
     j = _assembly.jobs(8)[0]
     fields = (j.rows, j.west, j.east, 0, 0, True)
     job = quadrants.Job(8, *fields)
+    attributes = ("rows", "west", "east", "holes1", "holes2", "symmetric")
+    assert tuple(getattr(job, name) for name in attributes) == fields  # as it was given
     assert quadrants.count_rows(quarter, job, 0, 70, bytearray(1)) == 92
     for bad in ((1 << 8, *fields[1:]), (j.rows, 1 << 4, *fields[2:]), (j.rows, 7, *fields[2:])):
         with pytest.raises(ValueError):
