@@ -84,8 +84,7 @@ def test_every_level_counts_disjoint_pairs_as_one_by_one(level, bits):
     # sizes on both sides of every cut: 8 lanes, blocks of 32, groups of 512, half
     # groups (a last one of at most 256), slicing and buckets; masks of up to 4 bytes
     # (the core's, up to n = 17) and of more (v3 slices 4 byte planes or up to 8); 6, 7,
-    # 8 and 12 chunks of 5 bits (v3 has its own loop for each of 5 to 8: 8 ran in no
-    # test before, by the emulated build's coverage)
+    # 8 and 12 chunks of 5 bits (v3 has its own loop for each of 5 to 8 chunks)
     rng = random.Random(11 + bits)
     for size in PAIR_SIZES:
         for count in (1, 2, 3, 95, 96, 97):
