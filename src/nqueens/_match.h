@@ -15,8 +15,8 @@
  * For each item: AND its chunks' entries and count the bits left, the stored
  * masks that share no bit with it.  With `half`, the last group holds at most
  * 256 masks, in words 0..3 of its entries (words 4..7 are neither built nor
- * read: half the work), where nq_half_groups() says the level takes them
- * (baseline and v3).  nq_direct: the same count, one pair at a time (for few
+ * read: half the work; on v4, sliced and matched by v3's kernels, the full
+ * groups before it by v4's).  nq_direct: the same count, one pair at a time (for few
  * stored masks).  nq_empty: how many items are 0 (those alone meet the masks
  * that pad a last group).
  *
@@ -837,7 +837,7 @@ NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
  * and the entries built a register at a time */
 NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
 {
-    (void)half; /* (0: nq_slice takes a half group to v3) */
+    (void)half; /* (0: nq_slice takes a half group to v3's slicing) */
     const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
     const __m512i ones = _mm512_set1_epi64(-1);
@@ -1147,13 +1147,9 @@ static size_t nq_place(const uint64_t *entry, size_t count, const nq_frame *f, i
     return nq_place_plain(entry, count, f, on_long, o1, o2, op);
 }
 
-/* a last half group (half 1) is taken where nq_half_groups() says so; on v4 (where
- * it does not) one would be sliced and matched by v3, both alike */
-static int nq_half_groups(void)
-{
-    return nq_level() != NQ_V4;
-}
-
+/* on v4 a last half group (half 1) is sliced and matched by v3's kernels and the
+ * full groups before it by v4's (a v4 kernel of its own for the half group, a
+ * 256-bit register and vpopcntq, matched slower than v3's at n = 16) */
 static void nq_slice(NQ_SLICE_ARGS)
 {
 #if NQ_DISPATCH
@@ -1163,7 +1159,14 @@ static void nq_slice(NQ_SLICE_ARGS)
             nq_slice_v4(stored, size, bits, tables, groups, 0);
             return;
         }
-        /* fall through */
+        if (groups > 1)
+            nq_slice_v4(stored, size, bits, tables, groups - 1, 0);
+        {
+            const size_t at = (groups - 1) * 64 * NQ_GROUP;
+            const size_t stride = (size_t)((bits + NQ_CHUNK - 1) / NQ_CHUNK) * 32 * NQ_GROUP;
+            nq_slice_v3(stored + at, size - at, bits, tables + (groups - 1) * stride, 1, 1);
+        }
+        return;
     case NQ_V3:
         nq_slice_v3(stored, size, bits, tables, groups, half);
         return;
@@ -1197,7 +1200,11 @@ static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
     case NQ_V4:
         if (!half)
             return nq_match_v4(tables, groups, chunks, items, count);
-        /* fall through */
+        {
+            const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
+            return (groups > 1 ? nq_match_v4(tables, groups - 1, chunks, items, count) : 0)
+                   + nq_match_v3(tables + (groups - 1) * stride, 1, chunks, items, count, 1);
+        }
     case NQ_V3:
         return nq_match_v3(tables, groups, chunks, items, count, half);
     default:

@@ -47,7 +47,6 @@ cdef extern from "_match.h":
     size_t nq_empty(const uint64_t *items, size_t count) nogil
     void nq_slice(const uint64_t *stored, size_t size, int bits, uint64_t *tables,
                   size_t groups, int half) nogil
-    int nq_half_groups() nogil
     ctypedef struct nq_frame:
         int s1, s2, lo1, lo2, bits
         uint64_t holes1, holes2, long_bit, full
@@ -682,8 +681,8 @@ cdef inline int _popcount32(uint32_t x) noexcept nogil:
 cdef inline bint _half_group(size_t left) noexcept nogil:
     # whether a last part group of `left` masks is sliced as a half group (its
     # masks in words 0..3 of its entries, the others never built nor read): at
-    # most 256 of them, where the level takes half groups (baseline and v3)
-    return 0 < left <= _GROUP_BITS // 2 and nq_half_groups()
+    # most 256 of them (on v4 by v3's kernels)
+    return 0 < left <= _GROUP_BITS // 2
 
 
 cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
@@ -691,16 +690,17 @@ cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
     # last one padded, or half a group where it holds at most 256) than one by
     # one.  One by one, an item costs 100 per 32 stored masks (on v4 per block of
     # 32 started); sliced, a group costs `build` to slice and `match` an item, a
-    # half group half that.  Fitted per level to the crossovers measured on this
-    # project's machine (BENCHMARKS.md): on v4, 110 items pay for slicing 128
-    # stored masks, 19 items 512 of them
+    # half group half that (on v4, which slices and matches it by v3's kernels,
+    # the same as a group: charged so, count(15) kept its time, BENCHMARKS.md).
+    # Fitted per level to the crossovers measured on this project's machine: on
+    # v4, 111 items pay for slicing 128 stored masks, 19 items 512 of them
     cdef uint64_t masks = stored
     cdef size_t left = stored % _GROUP_BITS
+    cdef int level = nq_level()
     cdef uint64_t halves = 2 * (stored // _GROUP_BITS) + (
-        0 if left == 0 else (1 if _half_group(left) else 2))
+        0 if left == 0 else (1 if _half_group(left) and level != 2 else 2))
     # baseline; its slicing of the words side by side (2026-12-05): 0.8x the instructions
     cdef uint64_t match = 133, build = 17000
-    cdef int level = nq_level()
     if level == 2:  # v4
         match, build = 153, 27200
         masks = (stored + 31) // 32 * 32
