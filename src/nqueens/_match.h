@@ -1155,16 +1155,17 @@ static void nq_slice(NQ_SLICE_ARGS)
 #if NQ_DISPATCH
     switch (nq_level()) {
     case NQ_V4:
-        if (!half) {
+        if (!half || !groups) { /* (no group: no half group) */
             nq_slice_v4(stored, size, bits, tables, groups, 0);
             return;
         }
-        if (groups > 1)
-            nq_slice_v4(stored, size, bits, tables, groups - 1, 0);
+        nq_slice_v4(stored, size, bits, tables, groups - 1, 0);
         {
             const size_t at = (groups - 1) * 64 * NQ_GROUP;
+            const size_t left = size > at ? size - at : 0; /* (none: all padding) */
             const size_t stride = (size_t)((bits + NQ_CHUNK - 1) / NQ_CHUNK) * 32 * NQ_GROUP;
-            nq_slice_v3(stored + at, size - at, bits, tables + (groups - 1) * stride, 1, 1);
+            nq_slice_v3(stored + (left ? at : 0), left, bits, tables + (groups - 1) * stride,
+                        1, 1);
         }
         return;
     case NQ_V3:
@@ -1198,11 +1199,11 @@ static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
 #if NQ_DISPATCH
     switch (nq_level()) {
     case NQ_V4:
-        if (!half)
+        if (!half || !groups)
             return nq_match_v4(tables, groups, chunks, items, count);
         {
             const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
-            return (groups > 1 ? nq_match_v4(tables, groups - 1, chunks, items, count) : 0)
+            return nq_match_v4(tables, groups - 1, chunks, items, count)
                    + nq_match_v3(tables + (groups - 1) * stride, 1, chunks, items, count, 1);
         }
     case NQ_V3:
