@@ -6,7 +6,7 @@ n = 12 on and the row-by-row bitmask search for the rest
 ``NQUEENS_PUREPYTHON=1`` is set, in their pure-Python twins (``"python"``).
 The quadrant core's hot loops run in the best variant this processor has:
 ``CPU`` is "baseline" (any x86-64, or another processor), "v3" (AVX2) or
-"v4" (AVX-512 with VPOPCNTDQ); ``NQUEENS_CPU`` forces one.
+"v4" (AVX-512 with VPOPCNTDQ and GFNI); ``NQUEENS_CPU`` forces one.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -14,6 +14,7 @@
 
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/x86/avx512.h>
+#include <simde/x86/gfni.h>
 
 typedef simde__mmask8 __mmask8;
 

@@ -5,7 +5,7 @@
  * level and the best one chosen at run time
  * (GCC and Clang on x86-64, as numpy and simdjson do): "baseline" (any
  * x86-64, and the only one elsewhere), "v3" (x86-64-v3: AVX2 and the
- * popcount instruction) and "v4" (AVX-512 with VPOPCNTDQ: a group of 512
+ * popcount instruction) and "v4" (AVX-512 with VPOPCNTDQ, and GFNI: a group of 512
  * stored masks is one register, counted by one vpopcntq).
  *
  * tables: per group, `chunks` chunks of 32 entries of NQ_GROUP words (the
@@ -355,7 +355,7 @@ static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks
 #define NQ_TARGET_V3 __attribute__((target("avx2,bmi,bmi2,lzcnt,popcnt")))
 #define NQ_TARGET_V4                                                                  \
     __attribute__((target("avx2,bmi,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl,"     \
-                          "avx512dq,avx512cd,avx512vpopcntdq")))
+                          "avx512dq,avx512cd,avx512vpopcntdq,gfni")))
 #else
 #define NQ_DISPATCH 0
 #endif
@@ -831,16 +831,41 @@ NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
     }
 }
 
-/* v4 slices the eight 64-mask blocks of a group at once, a block a lane: word j
- * of the group's matrix holds masks 8j .. 8j + 7 (which mask a table bit
- * stands for does not change a count), transposed lane by lane in registers
- * and the entries built a register at a time */
+/* the bytes of eight registers' 64 words transposed: out[p] holds byte p of
+ * every word (within each 128-bit lane, words 2L and 2L + 1 of in[0..7]), for
+ * p < planes (at most 8) */
+NQ_TARGET_V4 static NQ_INLINE void nq_bytes_v4(__m512i *out, const __m512i *in, int planes)
+{
+    __m512i b8[8], b16[8], b32[8];
+    for (int k = 0; k < 4; k++) {
+        b8[k] = _mm512_unpacklo_epi8(in[2 * k], in[2 * k + 1]);
+        b8[k + 4] = _mm512_unpackhi_epi8(in[2 * k], in[2 * k + 1]);
+    }
+    for (int h = 0; h < 8; h += 4) { /* words 2L (h 0) and 2L + 1 (h 4) */
+        b16[h] = _mm512_unpacklo_epi16(b8[h], b8[h + 1]);
+        b16[h + 1] = _mm512_unpackhi_epi16(b8[h], b8[h + 1]);
+        b16[h + 2] = _mm512_unpacklo_epi16(b8[h + 2], b8[h + 3]);
+        b16[h + 3] = _mm512_unpackhi_epi16(b8[h + 2], b8[h + 3]);
+        b32[h] = _mm512_unpacklo_epi32(b16[h], b16[h + 2]);     /* planes 0, 1 */
+        b32[h + 1] = _mm512_unpackhi_epi32(b16[h], b16[h + 2]); /* 2, 3 */
+        b32[h + 2] = _mm512_unpacklo_epi32(b16[h + 1], b16[h + 3]); /* 4, 5 */
+        b32[h + 3] = _mm512_unpackhi_epi32(b16[h + 1], b16[h + 3]); /* 6, 7 */
+    }
+    for (int p = 0; p < planes; p++)
+        out[p] = p & 1 ? _mm512_unpackhi_epi64(b32[p / 2], b32[p / 2 + 4])
+                       : _mm512_unpacklo_epi64(b32[p / 2], b32[p / 2 + 4]);
+}
+
+/* v4 slices a group's 512 masks eight registers at a time (which mask a table
+ * bit stands for does not change a count): their bytes by unpacking, their
+ * bits by gf2p8affine (GFNI), and the entries built a register at a time */
 NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
 {
     (void)half; /* (0: nq_slice takes a half group to v3's slicing) */
     const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
     const __m512i ones = _mm512_set1_epi64(-1);
+    const __m512i unit = _mm512_set1_epi64(0x8040201008040201LL);
     __m512i a[64];
     for (size_t g = 0; g < groups; g++) {
         for (int j = 0; j < 64; j++) {
@@ -849,26 +874,25 @@ NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
             const __mmask8 lanes = left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1);
             a[j] = _mm512_mask_loadu_epi64(ones, lanes, (const void *)(stored + (left ? at : 0)));
         }
-        /* bit c of a[r] becomes bit r of a[c], in each lane; for masks of up to
-         * 32 bits only a[0..31] are read: the first step keeps those (NQ_HALF) */
-        uint64_t m = 0xFFFFFFFF00000000ULL;
-        int j = 32, rows = 64;
-        if (bits <= 32) {
-            const __m512i low = _mm512_set1_epi64(0xFFFFFFFFLL);
-            for (int k = 0; k < 32; k++)
-                a[k] = _mm512_or_si512(_mm512_and_si512(a[k], low),
-                                       _mm512_slli_epi64(a[k + 32], 32));
-            NQ_HALF(j, m, rows);
+        /* bit c of every mask into slice a[c]: within each set of eight
+         * registers (64 masks) byte p of every mask into plane p (four rounds
+         * of unpacking), each plane's 8 x 8 bit blocks transposed by gf2p8affine,
+         * then byte q of every block of a plane into one register (the same
+         * unpacking): slice 8p + q.  A slice's bit for a mask is at the same
+         * place in every slice */
+        const int planes = (bits + 7) / 8;
+        __m512i t[8][8];
+        for (int u = 0; u < 8; u++) {
+            __m512i plane[8];
+            nq_bytes_v4(plane, a + 8 * u, planes);
+            for (int p = 0; p < planes; p++)
+                t[p][u] = _mm512_gf2p8affine_epi64_epi8(unit, plane[p], 0);
         }
-        for (; j; j >>= 1, m ^= m >> j) {
-            const __m128i shift = _mm_cvtsi32_si128(j);
-            const __m512i keep = _mm512_set1_epi64((long long)(m >> j));
-            for (int k = 0; k < rows; k = ((k | j) + 1) & ~j) {
-                const __m512i t = _mm512_and_si512(
-                    _mm512_xor_si512(_mm512_srl_epi64(a[k], shift), a[k | j]), keep);
-                a[k] = _mm512_xor_si512(a[k], _mm512_sll_epi64(t, shift));
-                a[k | j] = _mm512_xor_si512(a[k | j], t);
-            }
+        for (int p = 0; p < planes; p++) {
+            __m512i slice8[8];
+            nq_bytes_v4(slice8, t[p], bits - 8 * p < 8 ? bits - 8 * p : 8);
+            for (int q = 0; q < 8 && 8 * p + q < bits; q++)
+                a[8 * p + q] = slice8[q];
         }
         uint64_t *base = tables + g * stride;
         for (int c = 0; c < chunks; c++) {
@@ -1091,7 +1115,7 @@ static int nq_detect(void)
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
             && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")
             && __builtin_cpu_supports("avx512cd")
-            && __builtin_cpu_supports("avx512vpopcntdq"))
+            && __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("gfni"))
             levels |= 1 << NQ_V4;
     }
 #endif

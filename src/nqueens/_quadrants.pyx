@@ -1050,7 +1050,7 @@ cdef uint32_t _spread(uint32_t chosen, const int *positions) noexcept nogil:
 def cpu_levels():
     """The variants of the pair counting this processor runs, from CPU_LEVELS:
     baseline (any x86-64, or any other processor), v3 (AVX2 and popcount),
-    v4 (AVX-512 with VPOPCNTDQ)."""
+    v4 (AVX-512 with VPOPCNTDQ and GFNI)."""
     cdef int levels = nq_levels()
     return tuple(name for i, name in enumerate(CPU_LEVELS) if levels >> i & 1)
 

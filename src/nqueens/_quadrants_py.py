@@ -65,7 +65,7 @@ class Mode(enum.IntEnum):
 def cpu_levels() -> tuple[str, ...]:
     """The variants of the pair counting this processor runs, from CPU_LEVELS:
     baseline (any x86-64, or any other processor), v3 (AVX2 and popcount),
-    v4 (AVX-512 with VPOPCNTDQ)."""
+    v4 (AVX-512 with VPOPCNTDQ and GFNI)."""
     return ("baseline",)  # the twin counts one pair at a time, on anything
 
 
