@@ -27,7 +27,7 @@ def test_twin_and_extension_agree_on_every_function(native, n):
             fast_table, slow_table = native.Gathered(n, unique), twin.Gathered(n, unique)
             assert fast_table.size == slow_table.size
             size = fast_table.size
-            assert fast_table.tuples(0, size) == slow_table.tuples(0, size)
+            assert list(fast_table.placements(0, size)) == list(slow_table.placements(0, size))
     for rows, cols in [((), ()), ((0,), (n // 2,)), ((0, n - 1), (1, n - 2)), ((1, 2), (0, 2))]:
         if n and all(r < n and c < n for r, c in zip(rows, cols)):
             assert native.count_preset(n, rows, cols, stop) == twin.count_preset(
@@ -63,19 +63,19 @@ def test_gathered_parts_taken_in_any_order_equal_the_whole(native, n, unique, pa
     # of a first queen left of the middle and reads the rest mirrored (the twin
     # keeps every key): the sizes, the order and every slice must agree
     whole = twin.Gathered(n, unique)
-    expected = whole.tuples(0, whole.size)
+    expected = list(whole.placements(0, whole.size))
     for module in (native, twin):
         pieces = [module.Gathered(n, unique, part, parts) for part in range(parts)]
         assert sum(piece.size for piece in pieces) == len(expected)
         table = pieces[-1]
         for piece in reversed(pieces[:-1]):
             with pytest.raises(ValueError):
-                table.tuples(0, 0)
+                list(table.placements(0, 0))
             table.take(piece)
         assert table.size == len(expected)
-        assert table.tuples(0, table.size) == expected
+        assert list(table.placements(0, table.size)) == expected
         middle = table.size // 2
-        assert table.tuples(middle, table.size) + table.tuples(0, middle) == (
+        assert list(table.placements(middle, table.size)) + list(table.placements(0, middle)) == (
             expected[middle:] + expected[:middle]
         )
 
@@ -92,7 +92,7 @@ def test_gathered_boards_whose_last_rows_come_from_tables_equal_the_walk(native,
     while not walker.done:
         found = walker.fill(buffer, 4096, 1 << 30)
         walked.extend(tuple(buffer[i * n : (i + 1) * n]) for i in range(found))
-    assert gathered.tuples(0, gathered.size) == walked
+    assert list(gathered.placements(0, gathered.size)) == walked
     assert len(walked) == (A002562 if unique else A000170)[n]
 
 

@@ -134,13 +134,13 @@ def core_calls(module):
         lambda: module.count_symmetric(-5),
         lambda: module.constellations(200),
         lambda: module.Gathered(16, False),
-        lambda: module.Gathered(8, False).tuples(0, 10**6),
-        lambda: module.Gathered(8, False).tuples(-1, 2),
+        lambda: module.Gathered(8, False).placements(0, 10**6),
+        lambda: module.Gathered(8, False).placements(-1, 2),
         lambda: module.Gathered(8, False, 2, 2),
         lambda: module.Gathered(8, False, -1, 2),
         lambda: module.Gathered(8, False, 0, 0),
         lambda: module.Gathered(8, False, 0, 65),
-        lambda: module.Gathered(8, False, 0, 2).tuples(0, 1),
+        lambda: module.Gathered(8, False, 0, 2).placements(0, 1),
         lambda: module.Gathered(8, False, 0, 2).take(module.Gathered(8, False, 0, 2)),
         lambda: module.Gathered(8, False, 0, 2).take(module.Gathered(9, False, 1, 2)),
         lambda: module.Gathered(8, False, 0, 2).take(module.Gathered(8, True, 1, 2)),
@@ -275,7 +275,7 @@ def test_fuzz_board_functions(n, stop):
     stop=ANY_INT,
 )
 def test_fuzz_gathered(n, unique, start, stop):
-    cython, python = both(lambda m: m.Gathered(n, unique).tuples(start, stop))
+    cython, python = both(lambda m: list(m.Gathered(n, unique).placements(start, stop)))
     assert cython == python
 
 

@@ -124,10 +124,75 @@ def test_gathered_refuses_what_it_cannot_hold(core):
     with pytest.raises(ValueError, match="boards of 2 to"):
         core.Gathered(1, False)
     table = core.Gathered(6, False)
-    assert table.tuples(1, 3) == [(2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2)]
+    assert list(table.placements(1, 3)) == [(2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2)]
     for start, stop in [(-1, 2), (3, 2), (0, 5)]:
         with pytest.raises(IndexError):
-            table.tuples(start, stop)
+            table.placements(start, stop)  # at the call, before any next()
+
+
+def test_gathered_placements_iterate_once_in_order(core):
+    table = core.Gathered(6, False)
+    placements = table.placements(1, 4)
+    assert iter(placements) is placements
+    assert next(placements) == (2, 5, 1, 4, 0, 3)
+    assert list(placements) == [(3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1)]
+    for _ in range(2):  # exhausted for good
+        with pytest.raises(StopIteration):
+            next(placements)
+    assert list(table.placements(2, 2)) == []
+    # two iterators over one table are independent
+    first, second = table.placements(0, 4), table.placements(0, 4)
+    assert next(first) == next(second) == (1, 3, 5, 0, 2, 4)
+    assert list(first) == list(second)
+
+
+def test_placements_gather_at_the_first_next_and_stop_at_the_limit(core):
+    made = []
+
+    def make():
+        made.append(1)
+        return core.Gathered(6, False)
+
+    placements = core.Placements(make, 3)
+    assert made == []  # nothing gathered before the first next()
+    assert iter(placements) is placements
+    assert list(placements) == list(core.Gathered(6, False).placements(0, 3))
+    assert made == [1]
+    with pytest.raises(StopIteration):
+        next(placements)
+    assert made == [1]  # gathered once
+    assert len(list(core.Placements(make))) == 4
+    assert list(core.Placements(make, 0)) == []
+    assert list(core.Placements(make, 10**6)) == list(core.Placements(make))
+    assert list(core.Placements()) == []
+
+
+def test_placements_refuse_bad_arguments_and_tables(core):
+    with pytest.raises(TypeError, match="callable"):
+        core.Placements("table")
+    with pytest.raises(ValueError, match="limit"):
+        core.Placements(lambda: core.Gathered(6, False), -1)
+    with pytest.raises(TypeError):
+        core.Placements(lambda: core.Gathered(6, False), 2.5)
+    with pytest.raises(TypeError, match="Gathered"):
+        next(core.Placements(lambda: [(0,)]))
+    with pytest.raises(ValueError, match="take"):
+        next(core.Placements(lambda: core.Gathered(6, False, 0, 2)))
+
+    def fails():
+        raise MemoryError
+
+    def reenters():
+        return next(placements)
+
+    placements = core.Placements(reenters)
+    with pytest.raises(ValueError):  # as a generator: already running
+        next(placements)
+    placements = core.Placements(fails)
+    with pytest.raises(MemoryError):
+        next(placements)
+    with pytest.raises(StopIteration):  # as a generator: nothing after it raised
+        next(placements)
 
 
 def test_bad_arguments_raise_at_the_call_before_iterating():
@@ -163,7 +228,7 @@ def test_gather_on_threads_is_the_whole_in_order(monkeypatch, native_core, cores
         whole = real(n, unique)  # one part (the walk checks it: above)
         made.clear()
         table = _enumerating.gather(n, unique)
-        assert table.tuples(0, table.size) == whole.tuples(0, whole.size)
+        assert list(table.placements(0, table.size)) == list(whole.placements(0, whole.size))
         assert table.size == (A002562 if unique else A000170)[n]
         if n < _enumerating._GATHER_PARTS_FROM or cores == 1:
             assert made == [((n, unique), "MainThread")]

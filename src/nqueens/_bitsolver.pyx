@@ -33,7 +33,6 @@
 # bounds checks on (boundscheck=False would also drop them for tuples).
 
 cimport cython
-from cpython.list cimport PyList_New
 from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free as release, realloc
@@ -48,58 +47,51 @@ cdef extern from "_bits.h":
 
 cdef extern from *:
     """
-    /* the Limited API (the stable ABI) has the functions, not the macros */
-    #ifdef Py_LIMITED_API
-    #define NQ_TUPLE_SET(t, i, v) ((void)PyTuple_SetItem((t), (i), (v)))
-    #define NQ_LIST_SET(l, i, v) ((void)PyList_SetItem((l), (i), (v)))
-    #else
-    #define NQ_TUPLE_SET(t, i, v) PyTuple_SET_ITEM((t), (i), (v))
-    #define NQ_LIST_SET(l, i, v) PyList_SET_ITEM((l), (i), (v))
-    #endif
     /* a gathered placement as a tuple of n (2 to 15) digits, key's first row in
      * its highest 4 bits, in one call (under the Limited API, PyTuple_SetItem
      * would be a call a digit) */
     static PyObject *nq_placement(int n, PyObject *const *digit, unsigned long long key)
     {
-        PyObject *d[16];
-        for (int r = n - 1; r >= 0; r--) {
-            d[r] = digit[key & 15];
-            key >>= 4;
-        }
+        /* row r's digit; in each case below n is a constant, and so is each
+         * shift: no chain of shifts from row to row */
+    #define NQ_D(r) digit[(key >> (4 * (n - 1 - (r)))) & 15]
         switch (n) {
-        case 2: return PyTuple_Pack(2, d[0], d[1]);
-        case 3: return PyTuple_Pack(3, d[0], d[1], d[2]);
-        case 4: return PyTuple_Pack(4, d[0], d[1], d[2], d[3]);
-        case 5: return PyTuple_Pack(5, d[0], d[1], d[2], d[3], d[4]);
-        case 6: return PyTuple_Pack(6, d[0], d[1], d[2], d[3], d[4], d[5]);
-        case 7: return PyTuple_Pack(7, d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
-        case 8: return PyTuple_Pack(8, d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
-        case 9: return PyTuple_Pack(9, d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8]);
-        case 10: return PyTuple_Pack(10, d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8],
-                                     d[9]);
-        case 11: return PyTuple_Pack(11, d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8],
-                                     d[9], d[10]);
-        case 12: return PyTuple_Pack(12, d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8],
-                                     d[9], d[10], d[11]);
-        case 13: return PyTuple_Pack(13, d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8],
-                                     d[9], d[10], d[11], d[12]);
-        case 14: return PyTuple_Pack(14, d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8],
-                                     d[9], d[10], d[11], d[12], d[13]);
-        case 15: return PyTuple_Pack(15, d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8],
-                                     d[9], d[10], d[11], d[12], d[13], d[14]);
+        case 2: return PyTuple_Pack(2, NQ_D(0), NQ_D(1));
+        case 3: return PyTuple_Pack(3, NQ_D(0), NQ_D(1), NQ_D(2));
+        case 4: return PyTuple_Pack(4, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3));
+        case 5: return PyTuple_Pack(5, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4));
+        case 6: return PyTuple_Pack(6, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5));
+        case 7: return PyTuple_Pack(7, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                    NQ_D(6));
+        case 8: return PyTuple_Pack(8, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                    NQ_D(6), NQ_D(7));
+        case 9: return PyTuple_Pack(9, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                    NQ_D(6), NQ_D(7), NQ_D(8));
+        case 10: return PyTuple_Pack(10, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                     NQ_D(6), NQ_D(7), NQ_D(8), NQ_D(9));
+        case 11: return PyTuple_Pack(11, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                     NQ_D(6), NQ_D(7), NQ_D(8), NQ_D(9), NQ_D(10));
+        case 12: return PyTuple_Pack(12, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                     NQ_D(6), NQ_D(7), NQ_D(8), NQ_D(9), NQ_D(10), NQ_D(11));
+        case 13: return PyTuple_Pack(13, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                     NQ_D(6), NQ_D(7), NQ_D(8), NQ_D(9), NQ_D(10), NQ_D(11),
+                                     NQ_D(12));
+        case 14: return PyTuple_Pack(14, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                     NQ_D(6), NQ_D(7), NQ_D(8), NQ_D(9), NQ_D(10), NQ_D(11),
+                                     NQ_D(12), NQ_D(13));
+        case 15: return PyTuple_Pack(15, NQ_D(0), NQ_D(1), NQ_D(2), NQ_D(3), NQ_D(4), NQ_D(5),
+                                     NQ_D(6), NQ_D(7), NQ_D(8), NQ_D(9), NQ_D(10), NQ_D(11),
+                                     NQ_D(12), NQ_D(13), NQ_D(14));
         default: PyErr_SetString(PyExc_ValueError, "a gathered placement has 2 to 15 rows");
                  return NULL;
         }
+    #undef NQ_D
     }
     """
-    # raw C, so that Cython adds no reference counting of its own (both steal v)
     ctypedef struct PyObject
-    PyObject *_tuple_new "PyTuple_New"(Py_ssize_t)
-    void _tuple_set "NQ_TUPLE_SET"(PyObject *, Py_ssize_t, PyObject *)
-    void _list_set "NQ_LIST_SET"(object, Py_ssize_t, PyObject *)
-    void _incref "Py_INCREF"(PyObject *)
     void PyObject_GC_UnTrack(void *)
-    PyObject *nq_placement(int n, PyObject *const *digit, unsigned long long key)
+    # a new reference, which Cython owns (NULL raises)
+    object nq_placement(int n, PyObject *const *digit, unsigned long long key)
 
 cdef enum:
     _MAX_N = 64

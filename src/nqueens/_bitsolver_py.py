@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import operator
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 MAX_N = 64
@@ -636,9 +636,11 @@ def _gather(g: _Gather, b: _Preset, level: int, avail: int, ld: int, rd: int) ->
 def _gather_all(g: _Gather) -> None:
     m = g.n - 1
     # a group: borders that differ only in their bottom queen (they come in turn
-    # and share the table of their last rows); a part takes every parts-th group
+    # and share the table of their last rows); parts take the groups in turn,
+    # forth and back (0, 1, 1, 0, ... for two)
     groups = itertools.groupby(_borders(g.n), lambda b: (b.top, b.left, b.right))
-    mine = (group for i, (_, group) in enumerate(groups) if i % g.parts == g.part)
+    turns = [*range(g.parts), *reversed(range(g.parts))]
+    mine = (group for i, (_, group) in enumerate(groups) if turns[i % len(turns)] == g.part)
     for border in itertools.chain.from_iterable(mine):
         keys = [_image_key(g.n, border.rows, border.cols, border.k, i) for i in range(8)]
         g.fix = [i for i in range(8) if keys[i] == keys[0]]
@@ -662,7 +664,7 @@ class Gathered:
 
     With parts > 1 it gathers part `part` of them (a share of the borders),
     so that threads can gather the parts at once; take() merges the others
-    in, and tuples() hands them out once every part is held."""
+    in, and placements() hands them out once every part is held."""
 
     def __init__(self, n: int, unique: bool, part: int = 0, parts: int = 1) -> None:
         n = _int(n)
@@ -692,17 +694,52 @@ class Gathered:
         self._held |= other._held
         self.size = len(self._keys)
 
-    def tuples(self, start: int, stop: int) -> list[tuple[int, ...]]:
-        """Placements start to stop - 1 as a list of tuples."""
+    def placements(self, start: int, stop: int) -> Iterator[tuple[int, ...]]:
+        """An iterator over placements start to stop - 1, a tuple each."""
         start, stop = _long(start), _long(stop)
         if not 0 <= start <= stop <= self.size:
             raise IndexError("placements out of range")
         if self._held != (1 << self._parts) - 1:
             raise ValueError("a part of the placements: take() the others first")
         n = self._n
-        return [
+        return (
             tuple(key >> 4 * (n - 1 - r) & 15 for r in range(n)) for key in self._keys[start:stop]
-        ]
+        )
+
+
+class Placements:
+    """An iterator over a gathered table's placements, each tuple made as
+    it is asked for (with no list or other iterator between it and the
+    loop).  Placements(make, limit): make() is called at the first next()
+    and returns the Gathered table, whose first `limit` placements follow
+    (None: all), so that the gathering waits for the first next().
+    Gathered.placements(start, stop) iterates a slice of a table at hand."""
+
+    def __init__(self, make: Callable[[], Gathered] | None = None, limit: int | None = None):
+        if make is not None and not callable(make):
+            raise TypeError(f"make must be callable, not {type(make).__name__}")
+        if limit is not None:
+            limit = _long(limit)
+            if limit < 0:
+                raise ValueError("limit must be None or an int >= 0")
+        self._placements = self._gathered(make, limit)
+
+    @staticmethod
+    def _gathered(
+        make: Callable[[], Gathered] | None, limit: int | None
+    ) -> Iterator[tuple[int, ...]]:
+        if make is None:
+            return
+        table = make()
+        if not isinstance(table, Gathered):
+            raise TypeError(f"make() must return a Gathered, not {type(table).__name__}")
+        yield from table.placements(0, table.size if limit is None else min(limit, table.size))
+
+    def __iter__(self) -> Placements:
+        return self
+
+    def __next__(self) -> tuple[int, ...]:
+        return next(self._placements)
 
 
 def _image_precedes(p: list[int], src: list[int], n: int, flip_rows: bool, flip_cols: bool) -> bool:

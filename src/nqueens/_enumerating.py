@@ -1,7 +1,9 @@
-"""solutions(): every placement, from the core in chunks of tuples."""
+"""solutions(): every placement, from the core's iterator over a gathered board or
+in chunks of tuples from the walk."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import struct
 import threading
@@ -20,12 +22,11 @@ Queens = tuple[int, ...]
 _CHUNK = 4096
 _NODES_PER_CALL = 1 << 22
 # Boards of 2 to GATHER_MAX_N (15) are enumerated whole by the symmetric
-# search of count() and sorted, then handed out as tuples this many at a
-# time: 8 bytes a solution kept (half of them: the rest are read mirrored; twice
-# that while sorting and merging), faster than the walk
-# (BENCHMARKS.md).  A limit up to _WALK_LIMIT takes the
-# lazy walk instead, which stops as soon as it has them.
-_GATHERED_CHUNK = 1024
+# search of count() and sorted, then handed out by the core's iterator, a
+# tuple made at each step: 8 bytes a solution kept (half of them: the rest
+# are read mirrored; twice that while sorting and merging), faster than the
+# walk (BENCHMARKS.md).  A limit up to _WALK_LIMIT takes the lazy walk
+# instead, which stops as soon as it has them.
 _WALK_LIMIT = 50_000
 # From this size the compiled core's gathering is cut into parts (every k-th
 # group of borders) that threads gather at once, one a core, up to this many
@@ -124,20 +125,15 @@ def solutions(
         return itertools.chain.from_iterable(_walked(size, False, limit, rows, cols))
     n = check_n(n)
     core = _select.core
-    chunks: Iterator[Iterable[tuple[int, ...]]]
     if 2 <= n <= core.GATHER_MAX_N and (limit is None or limit > _WALK_LIMIT):
-        chunks = _gathered(n, unique, limit)
-    else:
-        chunks = _walked(n, unique, limit)
+        # the core's iterator, gathering at the first next(), then making each
+        # tuple as the loop asks for it (a chain between them costs 15% more)
+        placements: Iterator[tuple[int, ...]] = core.Placements(
+            functools.partial(gather, n, unique), limit
+        )
+        return placements
     # chain hands out each chunk's tuples without a Python frame per item
-    return itertools.chain.from_iterable(chunks)
-
-
-def _gathered(n: int, unique: bool, limit: int | None) -> Iterator[list[tuple[int, ...]]]:
-    table = gather(n, unique)
-    end = table.size if limit is None else min(limit, table.size)
-    for start in range(0, end, _GATHERED_CHUNK):
-        yield table.tuples(start, min(start + _GATHERED_CHUNK, end))
+    return itertools.chain.from_iterable(_walked(n, unique, limit))
 
 
 def gather(n: int, unique: bool) -> Any:

@@ -174,16 +174,19 @@ cdef void _gather_all(_Gather *g) noexcept nogil:
     memset(&u, 0, sizeof(_Upper))
     u.with_columns = True
     # a group: the borders that differ only in their bottom queen, which share
-    # the table of their last rows (they come in turn); parts take every
-    # parts-th group, so that each builds only the tables of its own
-    cdef Py_ssize_t group = -1
+    # the table of their last rows (they come in turn); parts take the groups
+    # in turn, forth and back (0, 1, 1, 0, ... for two: the groups' cost
+    # falls along the order, so that plain turns load part 0 most), and each
+    # builds only the tables of its own
+    cdef Py_ssize_t group = -1, turn
     cdef int top = -1, left = -1, right = -1
     _first_border(&it, g.n)
     while _next_border(&it) and not g.failed:
         if it.top != top or it.left != left or it.right != right:
             top, left, right = it.top, it.left, it.right
             group += 1
-        if group % g.parts != g.part:
+        turn = group % (2 * g.parts)
+        if (turn if turn < g.parts else 2 * g.parts - 1 - turn) != g.part:
             continue
         g.images = g.fixing = 0
         for i in range(8):
@@ -216,22 +219,25 @@ cdef void _gather_all(_Gather *g) noexcept nogil:
     _release_upper(&u)
 
 
-cdef void _merge(const uint64_t *a, size_t a_size, const uint64_t *b, size_t b_size,
-                 uint64_t *out) noexcept nogil:
-    # two sorted runs of keys into one
-    cdef size_t i = 0, j = 0, k = 0
-    while i < a_size and j < b_size:
-        if b[j] < a[i]:
-            out[k] = b[j]
-            j += 1
-        else:
-            out[k] = a[i]
-            i += 1
-        k += 1
-    if i < a_size:
-        memcpy(out + k, a + i, (a_size - i) * sizeof(uint64_t))
-    if j < b_size:
-        memcpy(out + k, b + j, (b_size - j) * sizeof(uint64_t))
+cdef void _merge_back(uint64_t *a, size_t a_size, const uint64_t *b,
+                      size_t b_size) noexcept nogil:
+    # b's sorted keys into a's (which has room for both), from the back: the
+    # merged keys fill a from its end, never over one of a's not yet read.
+    # No branch on their order: the runs of two parts interleave at random,
+    # and a branch would miss often
+    cdef size_t i = a_size, j = b_size, k = a_size + b_size
+    cdef uint64_t x, y
+    cdef bint first
+    while i > 0 and j > 0:
+        x = a[i - 1]
+        y = b[j - 1]
+        first = x > y
+        a[k - 1] = x if first else y
+        i -= first
+        j -= 1 - first
+        k -= 1
+    if j > 0:  # then i == 0 and k == j: b's smallest go in front
+        memcpy(a, b, j * sizeof(uint64_t))
 
 
 _DIGITS = tuple(range(16))
@@ -257,7 +263,7 @@ cdef class Gathered:
 
     With parts > 1 it gathers part `part` of them (a share of the borders),
     so that threads can gather the parts at once; take() merges the others
-    in, and tuples() hands them out once every part is held."""
+    in, and placements() hands them out once every part is held."""
     cdef int n
     cdef bint unique
     cdef int parts
@@ -317,48 +323,111 @@ cdef class Gathered:
     def take(self, Gathered other not None):
         """Merge in the placements of other, parts of the same gathering that
         this one does not hold yet (other is left as it was)."""
-        cdef uint64_t *merged
+        cdef uint64_t *keys
         if not (other.n == self.n and other.unique == self.unique
                 and other.parts == self.parts):
             raise ValueError("take() merges parts of the same board, uniqueness and parts")
         if other.held & self.held:
             raise ValueError("take() merges parts not held yet")
-        merged = <uint64_t *>realloc(NULL, (self.kept + other.kept + 1) * sizeof(uint64_t))
-        if merged == NULL:
+        # in this one's keys, grown (a fresh buffer would take its page faults
+        # too; the old keys stay if there is no room)
+        keys = <uint64_t *>realloc(self.keys, (self.kept + other.kept + 1) * sizeof(uint64_t))
+        if keys == NULL:
             raise MemoryError
+        self.keys = keys
         # under the GIL (about 0.5 ms at n = 14): no other thread's take() or
-        # tuples() can meet the keys half merged or freed
-        _merge(self.keys, self.kept, other.keys, other.kept, merged)
-        release(self.keys)
-        self.keys = merged
+        # placements() can meet the keys half merged
+        _merge_back(self.keys, self.kept, other.keys, other.kept)
         self.kept += other.kept
         self.left += other.left
         self.size = self.kept + self.left
         self.held |= other.held
 
-    def tuples(self, Py_ssize_t start, Py_ssize_t stop):
-        """Placements start to stop - 1 as a list of tuples."""
-        cdef Py_ssize_t i, size = stop - start
-        cdef int n = self.n
-        cdef list found
-        cdef PyObject *placement
-        cdef Py_ssize_t at
+    def placements(self, Py_ssize_t start, Py_ssize_t stop):
+        """An iterator over placements start to stop - 1, a tuple each."""
+        cdef Placements placements
         if not 0 <= start <= stop <= self.size:
             raise IndexError("placements out of range")
-        if self.held != (<uint64_t>-1 if self.parts == 64 else ((<uint64_t>1) << self.parts) - 1):
-            raise ValueError("a part of the placements: take() the others first")
-        found = PyList_New(size)
-        for i in range(size):
-            at = start + i
-            if at < self.kept:
-                placement = nq_placement(n, self.digit, self.keys[at])
-            else:  # the mirror image of a left one, read backwards
-                placement = nq_placement(n, self.mirrored,
-                                         self.keys[self.kept + self.left - 1 - at])
-            if placement == NULL:
-                raise MemoryError
-            # a tuple of ints can hold no cycle: the collector need not
-            # follow it (CPython itself untracks such tuples when it meets them)
-            PyObject_GC_UnTrack(placement)
-            _list_set(found, i, placement)
-        return found
+        _check_held(self)
+        placements = Placements()
+        placements.table = self
+        placements.at = start
+        placements.stop = stop
+        return placements
+
+
+cdef int _check_held(Gathered table) except -1:
+    if table.held != (<uint64_t>-1 if table.parts == 64
+                      else ((<uint64_t>1) << table.parts) - 1):
+        raise ValueError("a part of the placements: take() the others first")
+    return 0
+
+
+cdef class Placements:
+    """An iterator over a gathered table's placements, each tuple made as
+    it is asked for (with no list or other iterator between it and the
+    loop).  Placements(make, limit): make() is called at the first next()
+    and returns the Gathered table, whose first `limit` placements follow
+    (None: all), so that the gathering waits for the first next().
+    Gathered.placements(start, stop) iterates a slice of a table at hand."""
+    # every part of the table is held (checked first), so take() cannot
+    # change its keys while this reads them: at < stop <= size always
+    cdef Gathered table  # None until the first next() has it from make
+    cdef object make
+    cdef bint making
+    cdef Py_ssize_t limit  # -1: all
+    cdef Py_ssize_t at
+    cdef Py_ssize_t stop
+
+    def __cinit__(self, make=None, limit=None):
+        if make is not None and not callable(make):
+            raise TypeError(f"make must be callable, not {type(make).__name__}")
+        self.make = make
+        self.limit = -1
+        if limit is not None:
+            self.limit = _long(limit)
+            if self.limit < 0:
+                raise ValueError("limit must be None or an int >= 0")
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef Gathered t = self.table
+        cdef Py_ssize_t at
+        if t is None:
+            t = self._begin()
+        at = self.at
+        if at >= self.stop:
+            raise StopIteration
+        self.at = at + 1
+        if at < t.kept:
+            placement = nq_placement(t.n, t.digit, t.keys[at])
+        else:  # the mirror image of a left one, read backwards
+            placement = nq_placement(t.n, t.mirrored, t.keys[t.kept + t.left - 1 - at])
+        # a tuple of ints can hold no cycle: the collector need not follow it
+        # (CPython itself untracks such tuples when it meets them)
+        PyObject_GC_UnTrack(<PyObject *>placement)
+        return placement
+
+    cdef Gathered _begin(self):
+        # the table, from make() once (a generator's rules: a second thread
+        # meets a ValueError while it runs; after it raised, nothing follows)
+        if self.making:
+            raise ValueError("Placements already gathering")
+        make = self.make
+        self.make = None
+        if make is None:
+            raise StopIteration
+        self.making = True
+        try:
+            table = make()
+        finally:
+            self.making = False
+        if not isinstance(table, Gathered):
+            raise TypeError(f"make() must return a Gathered, not {type(table).__name__}")
+        _check_held(table)
+        self.stop = table.size if self.limit == -1 else min(self.limit, table.size)
+        self.at = 0
+        self.table = table
+        return table
