@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import collections
 import itertools
 import threading
 import tracemalloc
@@ -87,9 +88,9 @@ def test_iterating_partway_keeps_memory_flat_on_either_core(core):
     assert peak < 1_000_000
 
 
-def test_a_gathered_board_builds_its_tuples_a_chunk_at_a_time(native_core):
-    # n = 14 is enumerated whole in C (2.9 MB of keys, outside the Python
-    # heap); the tuples exist only a chunk at a time
+def test_a_gathered_board_builds_its_tuples_one_at_a_time(native_core):
+    # n = 14 is enumerated whole in C (1.5 MB of keys, outside the Python
+    # heap); each tuple is made as the loop asks for it
     tracemalloc.start()
     try:
         for _ in itertools.islice(nqueens.solutions(14), 200_000):
@@ -110,6 +111,18 @@ def test_the_gathered_table_and_the_lazy_walk_agree(core, unique):
         walked = list(nqueens.solutions(n, unique=unique, limit=_WALK_LIMIT))
         assert walked == table[:_WALK_LIMIT]
         assert len(table) == (A002562 if unique else A000170)[n]
+
+
+@pytest.mark.native
+@pytest.mark.parametrize("n", [14, 15])
+def test_the_largest_gathered_boards_begin_as_the_walk_and_end_mirrored(n):
+    # the first placements against the walk's, and the last one (read from
+    # the mirrored half) the mirror image of the first
+    gathered = nqueens.solutions(n)
+    first = list(itertools.islice(gathered, _WALK_LIMIT))
+    assert first == list(nqueens.solutions(n, limit=_WALK_LIMIT))
+    (last,) = collections.deque(gathered, maxlen=1)
+    assert last == tuple(n - 1 - column for column in first[0])
 
 
 def test_gathered_tables_match_oeis_up_to_their_largest_board(native_core):

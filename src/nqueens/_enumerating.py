@@ -28,8 +28,8 @@ _NODES_PER_CALL = 1 << 22
 # walk (BENCHMARKS.md).  A limit up to _WALK_LIMIT takes the lazy walk
 # instead, which stops as soon as it has them.
 _WALK_LIMIT = 50_000
-# From this size the compiled core's gathering is cut into parts (every k-th
-# group of borders) that threads gather at once, one a core, up to this many
+# From this size the compiled core's gathering is cut into parts (groups of
+# borders taken in turns) that threads gather at once, one a core, up to this many
 # (n = 14: 27 ms on one thread, BENCHMARKS.md); the parts are merged after.
 _GATHER_PARTS_FROM = 12
 _GATHER_MOST_PARTS = 8
@@ -127,7 +127,8 @@ def solutions(
     core = _select.core
     if 2 <= n <= core.GATHER_MAX_N and (limit is None or limit > _WALK_LIMIT):
         # the core's iterator, gathering at the first next(), then making each
-        # tuple as the loop asks for it (a chain between them costs 15% more)
+        # tuple as the loop asks for it (a chain in front made the loop over
+        # the tuples about 15% slower)
         placements: Iterator[tuple[int, ...]] = core.Placements(
             functools.partial(gather, n, unique), limit
         )
