@@ -300,6 +300,80 @@ def test_a_forking_pool_without_a_table_here_is_checked_through_it(monkeypatch):
     assert asked == [16]
 
 
+class ForkingRecorded(ProcessPoolExecutor):
+    """A pool that forks at its first submit and records what it is asked to run."""
+
+    def __init__(self, workers):
+        super().__init__(workers, mp_context=multiprocessing.get_context("fork"))
+        self.submitted = []
+
+    def submit(self, fn, *args, **kwargs):
+        self.submitted.append(fn.__name__)
+        return super().submit(fn, *args, **kwargs)
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.parametrize("units", [None, 7])
+def test_a_forking_pool_takes_its_units_from_shared_memory(units):
+    # one call a process, which takes the units from memory shared at the fork; with
+    # every task checked twice (the second counts are units of the same board)
+    with ForkingRecorded(2) as pool:
+        assert nqueens.count(16, workers=pool, verify=1.0, units=units) == A000170[16]
+        assert pool.submitted == ["count_forked", "count_forked"]
+        # forked already: the next count goes through the pool's queues, unit by unit
+        assert nqueens.count(15, workers=pool, units=4) == A000170[15]
+        assert pool.submitted[2:] == ["count_unit"] * (len(pool.submitted) - 2)
+        assert len(pool.submitted) > 2 + 4
+
+
+def _lying_run(tasks, stop, quarter, per_thread):
+    from nqueens import _tasks
+
+    return [2 * value for value in _tasks.count_run(tasks, stop, quarter, per_thread)]
+
+
+def _failing_run(tasks, stop, quarter, per_thread):
+    raise RuntimeError("a forked process failed")
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_path):
+    from nqueens import _executors
+
+    path = tmp_path / "count.sqlite"
+    monkeypatch.setattr(_executors, "count_run", _lying_run)  # the forked processes' only
+    with (
+        ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool,
+        pytest.raises(nqueens.ExecutorError, match=r"this process|counted again"),
+    ):
+        nqueens.count(16, workers=pool, journal=path)
+    assert finished_tasks(path) == 0  # nothing handed on before a check agreed
+    monkeypatch.setattr(_executors, "count_run", _failing_run)
+    with (
+        ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool,
+        pytest.raises(RuntimeError, match="a forked process failed"),
+    ):
+        nqueens.count(16, workers=pool)
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+def test_ctrl_c_stops_a_forking_pools_processes_too():
+    # Ctrl-C here (not in the pool's processes, as in a terminal): they stop at once,
+    # and the pool shuts down in moments where count(20) takes about a minute
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    try:
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+            timer.start()
+            with pytest.raises(KeyboardInterrupt):
+                nqueens.count(20, workers=pool)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert time.monotonic() - start < 10  # about 1 s
+
+
 def test_forks_at_submit_only_for_a_pool_yet_to_fork():
     from nqueens._executors import forks_at_submit
 
@@ -462,11 +536,11 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.native
-def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
-    path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
-    script.write_text(CLIENT)
-    # in a session of its own: its pool's workers, orphaned by the kill, go at the end
+@contextlib.contextmanager
+def _client_killed_mid_count(script, path):
+    """A client running `script` (with the journal `path`), killed (kill -9) once its
+    journal has a row; its pool's processes, orphaned, are killed after the block."""
+    # in a session of its own: its pool's processes go with the session at the end
     child = subprocess.Popen(
         [sys.executable, str(script), str(path)], stdout=subprocess.DEVNULL, start_new_session=True
     )
@@ -480,18 +554,66 @@ def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
                 except sqlite3.OperationalError:
                     pass  # being written
                 time.sleep(0.01)
-            child.kill()  # kill -9, mid-count (the client alone: its workers live on)
+            child.kill()  # mid-count (the client alone: its processes live on)
         finally:
             child.wait()
+        yield child.pid
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+
+
+@pytest.mark.native
+def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
+    path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
+    script.write_text(CLIENT)
+    with _client_killed_mid_count(script, path):
         kept = finished_tasks(path)
         total = len(subproblems(18))
         assert 0 < kept < total, "the count ended before the kill: make it longer"
         with Submitted(2) as pool:
             assert nqueens.count(18, workers=pool, journal=path, verify=0, units=8) == A000170[18]
             assert pool.tasks == total - kept
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)  # the orphans, idle on their call queue
+
+
+def _session_cpu(session):
+    """The processor time (clock ticks) of the processes of a session, by pid."""
+    ticks = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone
+            if int(fields[3]) == session:  # its session id
+                ticks[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
+    return ticks
+
+
+FORKED_CLIENT = """
+import multiprocessing, sys
+from concurrent.futures import ProcessPoolExecutor
+import nqueens
+with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+    print(nqueens.count(20, workers=pool, journal=sys.argv[1]), flush=True)
+"""
+
+
+@pytest.mark.native
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_forking_pools_processes_stop_when_their_client_is_killed(tmp_path):
+    # the forked processes take units until none is left: orphaned, they stop instead
+    path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
+    script.write_text(FORKED_CLIENT)
+    with _client_killed_mid_count(script, path) as session:  # a minute before the end
+        time.sleep(1.0)  # a unit of n = 20 takes milliseconds
+        before = _session_cpu(session)
+        time.sleep(1.0)
+        after = _session_cpu(session)
+    assert len(before) == 2, before  # the two orphans, alive
+    spent = sum(after[pid] - before.get(pid, 0) for pid in after)
+    assert spent < 0.2 * os.sysconf("SC_CLK_TCK"), (before, after)  # not 2 cores' worth
 
 
 UNGUARDED = """

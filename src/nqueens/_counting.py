@@ -477,8 +477,6 @@ class _Count:
             # of the total beside it, on the cores the pool has not taken yet
             self.building = _assembly.Building(n)
             self.symmetric = _Symmetric(n) if n >= 2 else None
-            if self.symmetric is not None:
-                self.symmetric.start()
         try:
             return self._split_and_count(book, pool, depth, quadrants, split_wanted)
         finally:
@@ -582,24 +580,38 @@ class _Count:
             return
         local: Callable[[Unit], list[int]] | None = self.local
         ready: Callable[[], bool] | None = None
-        lend: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+        lend = contextlib.ExitStack()
+        forked: Callable[[], Any] | None = None
         quadrant = bool(tasks) and isinstance(tasks[0], _assembly.QuadrantTask)
+        symmetric = self.symmetric
         if quadrant and _executors.forks_at_submit(pool):
-            # built before the pool forks its processes, which then count with it
-            # (each built its own before, beside this one's, on the same cores)
-            built = self._here()
-            ready = lambda: built  # noqa: E731
-            if built:
-                lend = _assembly.lent(self.quarter)
-        elif quadrant:
-            ready = self._here  # the table, built while the first units count (False: none)
-        if self.symmetric is not None:
-            self.symmetric.settle()  # nothing of ours may run at a fork at the first submit
+            if symmetric is not None:  # beside the table's build, after the split
+                symmetric.start()
+
+            def forked() -> Any:
+                # the table, once the units are planned: built before the pool forks
+                # its processes, which then count with it (each built its own before,
+                # beside this one's, on the same cores); lent, so that they keep it for
+                # a later count of the same n.  Nothing of ours may run at the fork.
+                built = self._here()
+                if symmetric is not None:
+                    symmetric.settle()
+                if not built:
+                    return None
+                lend.enter_context(_assembly.lent(self.quarter))
+                return self.quarter
+
+            ready = lambda: self.quarter is not None  # noqa: E731
+        else:
+            if quadrant:
+                ready = self._here  # the table, built while the first units count (False: none)
+            if symmetric is not None:
+                symmetric.settle()  # nothing of ours may run at a fork at the first submit
         if self.verify == 0 and self.units is not None:
             local = None  # nothing to check or measure here (no table, but for a fork)
         with lend:
             yield from _executors.results(
-                pool, tasks, pending, self.verify, local, _rng(), self.units, ready
+                pool, tasks, pending, self.verify, local, _rng(), self.units, ready, forked
             )
 
     def _check_resumed(self, tasks: Sequence[Task], done: dict[int, Row], book: Journal) -> None:

@@ -14,7 +14,12 @@ that forks its processes at its first submit (``forks_at_submit``: a
 ``ProcessPoolExecutor`` on the "fork" start method) is handed this
 process's quadrant table instead: count() builds it before that submit, and
 the forked processes count with it rather than each building its own
-beside it (at n = 18, 24 ms each on the same cores).  The units reach
+beside it (at n = 18, 24 ms each on the same cores).  Nor does such a pool
+pass units through its queues: it gets one call a process (``count_forked``),
+and each takes the units, a run of neighbouring tasks each, from memory
+shared at the fork, as threads take them; this process reads their counts
+there as they are logged (``_Forked``: through the queues, a unit cost a
+worker about 0.5 ms at n = 18, and this process 0.25 ms).  The units reach
 the workers by the engine's own submission where it has one: a Dask
 ``Client`` (``Client.map`` and ``as_completed``), a ``concurrent.futures``
 executor (``submit``, ``as_completed``: a ``ProcessPoolExecutor``, Dask's
@@ -59,7 +64,9 @@ from __future__ import annotations
 import array
 import itertools
 import math
+import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -217,6 +224,7 @@ class _Engine:
     # what a unit costs, in seconds: the engine's own (Dask: 3.7 ms for a no-op) and
     # the worker's (what n = 19 took more on two Dask workers with 160 units than 20)
     cost = 0.01
+    shared = False  # units through shared memory, next to free: no first round, no pace
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -274,6 +282,155 @@ class _Futures(_Engine):
         finally:
             for future in flight:
                 future.cancel()
+
+
+class _Forked(_Futures):
+    """A process pool that forks its processes at its first submit, counting with
+    this process's quadrant table: one call a process, each taking the units one
+    after another from memory it shares with this process (inherited at the fork),
+    where the pool would pickle each unit and its result through its queues and
+    this process's threads (at n = 18, about 0.5 ms of a worker's time a unit).
+    This process reads the finished units as they are logged there."""
+
+    shared = True  # units cost almost nothing: no first round, no pace
+
+    def __init__(
+        self, executor: Any, name: str, table: Callable[[], Any], started: Callable[[], None]
+    ) -> None:
+        super().__init__(executor, name)
+        self.table, self.started = table, started
+
+    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+        order = [position for call in calls for position in call]  # planned first
+        board = _Board(self.executor._mp_context, payloads, order, self.table())
+        key = next(_board_keys)
+        _boards[key] = board  # the processes fork with it, at the first submit
+        try:
+            try:
+                made = [self.executor.submit(count_forked, key) for _ in range(self.size or 1)]
+                seen = 0
+                started = False
+                while seen < len(order):
+                    board.ended.acquire(timeout=_POLL)  # released as the last unit is logged
+                    if not started:
+                        self.started()  # once the processes have started counting
+                        started = True
+                    ended = all(future.done() for future in made)  # before the last look
+                    taken = board.logged(seen)
+                    for item in taken:
+                        yield order[item], board.answer(item)
+                    seen += len(taken)
+                    for future in made:
+                        if future.done():  # a process that died: BrokenProcessPool
+                            self._account(future.result())
+                    if ended and seen < len(order):
+                        break  # every call ended without them: results() refuses that
+            except Exception as exc:
+                if _is_broken(exc):
+                    raise self.broken(exc) from None
+                raise
+        finally:
+            board.stop[0] = 1  # the processes still counting stop within moments
+            del _boards[key]
+
+    def _account(self, answer: Any) -> None:
+        # a call's (release, core, units counted); a process of another release
+        # or core counts nothing (count_forked) and is refused here
+        if not (isinstance(answer, tuple) and len(answer) == 3):
+            raise ExecutorError(f"workers {self.name} returned {_short(answer)}, not an account")
+        if answer[0] != _version.__version__:
+            raise _other_release(self.name, answer[0])
+        if answer[1] != _select.IMPLEMENTATION:
+            raise ExecutorError(
+                f"workers {self.name} count with the {_short(answer[1])} core, not the "
+                f"{_select.IMPLEMENTATION} one of the process they were forked from"
+            )
+
+
+_POLL = 0.05  # how often a forked pool's finished units are read, at most (seconds)
+_boards: dict[int, _Board] = {}  # each count's board, for its forked processes
+_board_keys = itertools.count()
+
+
+class _Board:
+    """What a forked pool's processes share with this process: the units (in the
+    order they are taken, inherited at the fork) and, in shared memory, the next
+    unit to take, a log of the units finished, and their counts.  Int64 words:
+    the stop flag (its first byte, the core's), the next unit, the units logged,
+    the log, then the counts."""
+
+    def __init__(self, context: Any, payloads: Sequence[Unit], order: list[int], quarter: Any):
+        import mmap
+
+        self.payloads, self.order, self.quarter = payloads, order, quarter
+        sizes = (len(payloads[position].indices) for position in order)
+        self.starts = list(itertools.accumulate(sizes, initial=0))
+        self.counts_at = 3 + len(order)
+        self.memory = mmap.mmap(-1, 8 * (self.counts_at + self.starts[-1]))  # shared, zeroed
+        self.words = memoryview(self.memory).cast("q")
+        self.stop = memoryview(self.memory)[:1]
+        self.lock = context.Lock()
+        self.ended = context.Semaphore(0)
+        self.parent = os.getpid()
+        self.origin = (_version.__version__, _select.IMPLEMENTATION)
+
+    def work(self) -> int:
+        """In a forked process: take units until there are none, or stop, or this
+        process has lost its parent (a client killed mid-count leaves no process
+        counting on); how many this process counted."""
+        words, stop, lock, order = self.words, self.stop, self.lock, self.order
+        per_thread = threading.local()
+        counted = 0
+        if (_version.__version__, _select.IMPLEMENTATION) != self.origin:
+            return counted  # (count_forked says which)
+        while not stop[0] and os.getppid() == self.parent:
+            with lock:
+                item = words[1]
+                if item >= len(order):
+                    break
+                words[1] = item + 1
+            tasks = self.payloads[order[item]].tasks
+            # (the core reads the first byte of any buffer as its stop flag)
+            counts = count_run(tasks, cast("bytearray", stop), self.quarter, per_thread)
+            if stop[0]:  # a stopped search returns partial counts
+                break
+            first = self.counts_at + self.starts[item]
+            words[first : first + len(counts)] = array.array("q", counts)
+            with lock:
+                logged = words[2]
+                words[3 + logged] = item
+                words[2] = logged + 1
+            if logged + 1 == len(order):
+                self.ended.release()
+            counted += 1
+        return counted
+
+    def logged(self, seen: int) -> list[int]:
+        """The units logged since the first `seen`: none for now if a process holds
+        the lock (one killed while it held it never lets go: the pool then breaks)."""
+        if not self.lock.acquire(timeout=_POLL):
+            return []
+        try:
+            return self.words[3 + seen : 3 + self.words[2]].tolist()
+        finally:
+            self.lock.release()
+
+    def answer(self, item: int) -> UnitResult:
+        """A logged unit's counts, as count_unit would have answered them."""
+        unit = self.payloads[self.order[item]]
+        at = self.counts_at
+        counts = tuple(self.words[at + self.starts[item] : at + self.starts[item + 1]].tolist())
+        version, core = self.origin
+        return UnitResult(version, core, unit.tasks, unit.indices, counts)
+
+
+def count_forked(key: int) -> tuple[str, str, int]:
+    """The function a forked pool's processes run, once each: its release and core,
+    and how many units of the count's board it counted (none, if it was not forked
+    with it, or its release or core is not the board's)."""
+    board = _boards.pop(key, None)  # this process's copy: dropped once counted
+    counted = board.work() if board is not None else 0
+    return _version.__version__, _select.IMPLEMENTATION, counted
 
 
 class _Dask(_Engine):
@@ -557,7 +714,10 @@ class _Layout:
     pace, its last round in units of half the size.  The plan is whole once
     calls() has given its second call (its first without a first round); every
     engine with a size takes all its calls before it hands on a result, and the
-    others (a map-like) get no first round."""
+    others (a map-like) get no first round.  A forked pool (its units through
+    shared memory, next to free) gets neither a first round nor a pace: each run
+    of tasks is a unit, and its tasks checked here are counted once it has forked
+    (count_here)."""
 
     def __init__(
         self,
@@ -575,34 +735,59 @@ class _Layout:
         self.payloads: list[Unit] = []  # grows as calls() plans
         self.here: dict[int, int] = {}  # tasks counted here, with their counts
         self.twice: set[int] = set()  # tasks counted twice through the workers
+        self.deferred: list[int] = []  # tasks to count here once a forked pool runs
         self.laid: Plan | None = None
 
     def calls(self) -> Iterator[list[int]]:
         tasks, pending, size = self.tasks, self.pending, self.flow.size
         first: list[tuple[int, ...]] = []
-        if self.units is None and size and self.local is not None:
+        shared = self.flow.shared
+        if self.units is None and size and self.local is not None and not shared:
             fewest = cut_units(tasks, pending, unit_count(None, size, self.flow.cost))
             first = fewest[:size]
             self.payloads.extend(Unit(u, tuple(tasks[i] for i in u)) for u in first)
             yield list(range(len(first)))
-        if self.local is not None and self.ready is not None and not self.ready():
-            self.local = None  # no table here: every check goes through the workers
-        seconds = self._pace()
+        seconds = None
+        if shared:
+            # planned while this process's table builds: the tasks checked here are
+            # counted once the pool has forked (count_here), and the checks through
+            # the workers are as many as if none were (there may be no table here)
+            wanted = LOCAL_CHECKS - 1 if self.local is not None and self.verify > 0 else 0
+            self.deferred = self.rng.sample(pending, min(len(pending), wanted))
+        else:
+            if self.local is not None and self.ready is not None and not self.ready():
+                self.local = None  # no table here: every check goes through the workers
+            seconds = self._pace()
         units = self.units
         if units is None:
-            units = unit_count(seconds, size, self.flow.cost)
+            # through shared memory, each run of tasks a unit, taken as threads take them
+            units = len(pending) if shared else unit_count(seconds, size, self.flow.cost)
         taken = {i for unit in first for i in unit}
         rest = [i for i in pending if i not in taken]
         cut = first + (cut_units(tasks, rest, max(1, units - len(first))) if rest else [])
-        if self.units is None and size and len(cut) >= 3 * size:
+        if self.units is None and size and len(cut) >= 3 * size and not shared:
             # the last round in halves: the workers end closer together
             cut[-size:] = [half for unit in cut[-size:] for half in cut_units(tasks, unit, 2)]
-        self.twice = choose_twice(pending, self.here, self.verify, self.local is not None, self.rng)
+        if shared:
+            self.twice = choose_twice(pending, self.deferred, self.verify, False, self.rng)
+        else:
+            here = self.here
+            self.twice = choose_twice(pending, here, self.verify, self.local is not None, self.rng)
         calls = max(1, min(BATCHES, len(cut) // PER_CALL))
         laid = plan(tasks, cut, self.twice, calls, self.rng, len(first))
         self.payloads[len(first) :] = laid.payloads[len(first) :]
         self.laid = laid
         yield from laid.calls[1:] if first else laid.calls
+
+    def count_here(self) -> None:
+        """For a pool forked at its first submit, once it has forked: the tasks
+        chosen to be checked here, counted here (unless this process has no table)."""
+        if self.local is not None and self.ready is not None and not self.ready():
+            self.local = None  # no table here: every check goes through the workers
+        for index in self.deferred:
+            if self.local is not None:
+                self.here[index] = self.local(Unit((index,), (self.tasks[index],)))[0]
+        self.deferred = []
 
     def _pace(self) -> float | None:
         """The seconds of work of the pending tasks on one core here, from a few
@@ -611,8 +796,9 @@ class _Layout:
         local, tasks, pending = self.local, self.tasks, self.pending
         spent = 0.0
         measured = 0
-        if local is not None and (self.verify > 0 or self.units is None):
-            wanted_here = PACE_TASKS if self.units is None else LOCAL_CHECKS - 1
+        paced = self.units is None and not self.flow.shared
+        if local is not None and (self.verify > 0 or paced):
+            wanted_here = PACE_TASKS if paced else LOCAL_CHECKS - 1
             started = time.perf_counter()
             for index in self.rng.sample(pending, min(len(pending), wanted_here)):
                 begun = _cpu()
@@ -653,16 +839,22 @@ def results(
     rng: random.Random,
     units: int | None = None,
     ready: Callable[[], bool] | None = None,
+    forked: Any = None,
 ) -> Iterator[Finished]:
     """Every pending task's count, counted by `pool`, as results arrive: checked,
     and verified as the module says (`local` counts a unit in this process, once
     `ready` has made that possible (False: it cannot); None sends every check
-    through the workers)."""
+    through the workers).  `forked`, for a pool that forks at its first submit:
+    what gives this process's quadrant table (None: none) once the units are
+    planned, just before the fork; the processes then take the units through
+    shared memory (_Forked)."""
     flow = engine(pool)
+    layout = _Layout(flow, tasks, pending, verify, local, ready, rng, units)
+    if forked is not None and isinstance(flow, _Futures):
+        layout.flow = flow = _Forked(flow.executor, flow.name, forked, layout.count_here)
     name = flow.name
     if not pending:
         return
-    layout = _Layout(flow, tasks, pending, verify, local, ready, rng, units)
     answers = flow.stream(layout.calls(), layout.payloads)
     gate: bool | None = None  # closed until a check with a solution agrees (set at the first)
     tries = 0
@@ -748,10 +940,7 @@ def _parse(name: str, answer: Any) -> tuple[Any, ...]:
         )
     version, core, counted, indices, counts = answer
     if version != _version.__version__:
-        raise ExecutorError(
-            f"workers {name} returned a result counted by nqueens {_short(version)}, not "
-            f"{_version.__version__} as here: run one release on every worker"
-        )
+        raise _other_release(name, version)
     if not (
         isinstance(indices, tuple)
         and isinstance(counts, tuple)
@@ -762,6 +951,13 @@ def _parse(name: str, answer: Any) -> tuple[Any, ...]:
     ):
         raise ExecutorError(f"workers {name} returned a malformed result: {_short(answer)}")
     return version, core, counted, indices, counts
+
+
+def _other_release(name: str, version: Any) -> ExecutorError:
+    return ExecutorError(
+        f"workers {name} returned a result counted by nqueens {_short(version)}, not "
+        f"{_version.__version__} as here: run one release on every worker"
+    )
 
 
 def _match(
