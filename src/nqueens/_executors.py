@@ -796,9 +796,8 @@ class _Layout:
         local, tasks, pending = self.local, self.tasks, self.pending
         spent = 0.0
         measured = 0
-        paced = self.units is None and not self.flow.shared
-        if local is not None and (self.verify > 0 or paced):
-            wanted_here = PACE_TASKS if paced else LOCAL_CHECKS - 1
+        if local is not None and (self.verify > 0 or self.units is None):
+            wanted_here = PACE_TASKS if self.units is None else LOCAL_CHECKS - 1
             started = time.perf_counter()
             for index in self.rng.sample(pending, min(len(pending), wanted_here)):
                 begun = _cpu()
