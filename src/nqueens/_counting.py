@@ -473,8 +473,9 @@ class _Count:
             quadrants = self._table(required=recorded == QUADRANT_DEPTH)
         elif quadrants and _executors.forks_at_submit(pool):
             # a pool that forks at its first submit counts with this process's table
-            # (_results): built from now on, while this thread splits, and the check
-            # of the total beside it, on the cores the pool has not taken yet
+            # (_results): built from now on, while this thread splits and plans, and
+            # the check of the total beside it once the split is made (_results), on
+            # the cores the pool has not taken yet
             self.building = _assembly.Building(n)
             self.symmetric = _Symmetric(n) if n >= 2 else None
         try:
