@@ -755,8 +755,7 @@ class _Layout:
             wanted = LOCAL_CHECKS - 1 if self.local is not None and self.verify > 0 else 0
             self.deferred = self.rng.sample(pending, min(len(pending), wanted))
         else:
-            if self.local is not None and self.ready is not None and not self.ready():
-                self.local = None  # no table here: every check goes through the workers
+            self._check_table()
             seconds = self._pace()
         units = self.units
         if units is None:
@@ -782,12 +781,16 @@ class _Layout:
     def count_here(self) -> None:
         """For a pool forked at its first submit, once it has forked: the tasks
         chosen to be checked here, counted here (unless this process has no table)."""
+        self._check_table()
+        local = self.local
+        if local is not None:
+            for index in self.deferred:
+                self.here[index] = local(Unit((index,), (self.tasks[index],)))[0]
+        self.deferred = []
+
+    def _check_table(self) -> None:
         if self.local is not None and self.ready is not None and not self.ready():
             self.local = None  # no table here: every check goes through the workers
-        for index in self.deferred:
-            if self.local is not None:
-                self.here[index] = self.local(Unit((index,), (self.tasks[index],)))[0]
-        self.deferred = []
 
     def _pace(self) -> float | None:
         """The seconds of work of the pending tasks on one core here, from a few
@@ -838,7 +841,7 @@ def results(
     rng: random.Random,
     units: int | None = None,
     ready: Callable[[], bool] | None = None,
-    forked: Any = None,
+    forked: Callable[[], Any] | None = None,
 ) -> Iterator[Finished]:
     """Every pending task's count, counted by `pool`, as results arrive: checked,
     and verified as the module says (`local` counts a unit in this process, once
