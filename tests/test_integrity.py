@@ -251,12 +251,33 @@ def test_units_are_whole_runs_of_similar_work():
         for wanted in (1, 7, 64, 10**6):
             cut = cut_units(tasks, pending, wanted)
             assert sorted(i for unit in cut for i in unit) == pending
-            assert len(cut) == min(wanted, len(whole))
+            assert len(cut) == min(wanted, len(whole)) and all(cut)
             where = {i: k for k, unit in enumerate(cut) for i in unit}
             assert all(len({where[i] for i in run}) == 1 for run in whole)  # no run split
             if wanted <= 64:
                 works = [sum(work_of(tasks[i]) for i in unit) for unit in cut]
                 assert max(works) <= 1.5 * sum(works) / len(works)
+
+
+def test_units_of_an_odd_board_take_each_job_in_few_stretches():
+    # a worker's core keeps the north placements of one job (odd n: a queen of the
+    # middle row and column) at a time: units dealt run by run met every job again
+    from nqueens._executors import cut_units
+
+    tasks = nqueens.subproblems(17)
+    jobs = {task.cross for task in tasks}
+    assert len(jobs) > 1
+    pending = list(range(len(tasks)))
+    for wanted in (2, 8, 36, 64):
+        cut = cut_units(tasks, pending, wanted)
+        assert sorted(i for unit in cut for i in unit) == pending
+        assert len(cut) == wanted and all(cut)
+        stretches = [
+            1 + sum(tasks[a].cross != tasks[b].cross for a, b in zip(unit, unit[1:]))
+            for unit in cut
+        ]
+        assert all(s == len({tasks[i].cross for i in unit}) for s, unit in zip(stretches, cut))
+        assert sum(stretches) <= len(cut) + len(jobs)
 
 
 def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():

@@ -1,10 +1,11 @@
 """How long a count would take on a cluster: a simulation of its makespan.
 
 count(n, workers=client) on K workers cuts the split into the units that
-``unit_count`` gives (each a like sample of the whole), and a Dask scheduler
-hands them out.  The simulation takes the work W (seconds of one core), a
-sample of the seconds of one piece of it (a row set of the quadrant method or
-a subproblem), and:
+``unit_count`` gives (each a like sample of the whole; at odd n, of blocks of
+a cross's runs, which the simulation does not model: it draws every unit from
+the same sample), and a Dask scheduler hands them out.  The simulation takes
+the work W (seconds of one core), a sample of the seconds of one piece of it (a
+row set of the quadrant method or a subproblem), and:
 
 - a unit's time is the sum of its pieces' times, drawn from the sample (up to
   _DRAWN pieces; beyond, by the normal law of such a sum), scaled with the other
