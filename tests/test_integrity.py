@@ -263,8 +263,9 @@ def test_units_of_an_odd_board_take_each_job_in_few_stretches():
     # a worker's core keeps the north placements of one job (odd n: a queen of the
     # middle row and column) at a time: units dealt run by run met every job again
     from nqueens._executors import cut_units
+    from nqueens._tasks import quadrant_pieces
 
-    tasks = nqueens.subproblems(17)
+    tasks = nqueens._assembly.split(17, quadrant_pieces(17))  # (the twin's too)
     jobs = {task.cross for task in tasks}
     assert len(jobs) > 1
     pending = list(range(len(tasks)))
