@@ -642,7 +642,7 @@ def cut_units(tasks: Sequence[Task], pending: Sequence[int], count: int) -> list
     ceil(runs / count) neighbours, or fewer where there would be fewer blocks
     than units (``_blocks``).  (n = 19 has 37 jobs of 9 runs:
     36 units dealt run by run met a new job 332 times, and took 1.04x the
-    processor time of the runs in their order; in blocks, 68 times and 1.00x;
+    processor time of the runs in their order; in blocks, 38 times and 1.00x;
     a 2-process Dask LocalCluster counted at 0.88x the speed of two threads, and
     at 0.93x with blocks.)"""
     starts = runs([tasks[i] for i in pending])
