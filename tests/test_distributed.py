@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -320,19 +321,100 @@ def test_a_forking_pool_takes_its_units_from_shared_memory(units):
     with ForkingRecorded(2) as pool:
         assert nqueens.count(16, workers=pool, verify=1.0, units=units) == A000170[16]
         assert pool.submitted == ["count_forked", "count_forked"]
-        # forked already: the next count goes through the pool's queues, unit by unit
+        # forked already: the next count's board is a file, one call a process again
         assert nqueens.count(15, workers=pool, units=4) == A000170[15]
-        assert pool.submitted[2:] == ["count_unit"] * (len(pool.submitted) - 2)
-        assert len(pool.submitted) > 2 + 4
+        assert pool.submitted[2:] == ["count_shared", "count_shared"]
 
 
-def _lying_run(tasks, stop, quarter, per_thread):
+class Recorded(ProcessPoolExecutor):
+    """A pool on a start method that does not fork this process (or forked before),
+    which records what it is asked to run."""
+
+    def __init__(self, method, **kwargs):
+        super().__init__(2, mp_context=multiprocessing.get_context(method), **kwargs)
+        self.submitted = []
+
+    def submit(self, fn, *args, **kwargs):
+        self.submitted.append(fn.__name__)
+        return super().submit(fn, *args, **kwargs)
+
+
+def _boards_left():
+    folder = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else tempfile.gettempdir()
+    return {name for name in os.listdir(folder) if name.startswith("nqueens-")}
+
+
+needs_flock = pytest.mark.skipif(sys.platform == "win32", reason="no file locks (flock)")
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+@needs_flock
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(method):
+    # one call a process, with the units; each takes them from a file shared in memory,
+    # with every task checked twice (the second counts are units of the same board)
+    left = _boards_left()
+    with Recorded(method) as pool:
+        assert nqueens.count(16, workers=pool, verify=1.0) == A000170[16]
+        assert pool.submitted == ["count_shared", "count_shared"]
+        assert nqueens.count(15, workers=pool.map, units=7, unique=True) == A002562[15]
+        assert nqueens.count(13, workers=pool, depth=1) == A000170[13]  # rows: unit by unit
+        assert pool.submitted[2:4] == ["count_shared", "count_shared"]
+        assert set(pool.submitted[4:]) == {"count_unit"}
+    assert _boards_left() <= left  # unlinked
+
+
+def _lie_here():
+    from nqueens import _executors
+
+    _executors.count_run = _lying_run
+
+
+def _fail_here():
+    from nqueens import _executors
+
+    _executors.count_run = _failing_run
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+@needs_flock
+def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path):
+    path = tmp_path / "count.sqlite"
+    with (
+        Recorded("forkserver", initializer=_lie_here) as pool,
+        pytest.raises(nqueens.ExecutorError, match=r"this process|counted again"),
+    ):
+        nqueens.count(16, workers=pool, journal=path)
+    assert pool.submitted == ["count_shared", "count_shared"]
+    assert finished_tasks(path) == 0  # nothing handed on before a check agreed
+    with (
+        Recorded("forkserver", initializer=_fail_here) as pool,
+        pytest.raises(RuntimeError, match="a forked process failed"),
+    ):
+        nqueens.count(16, workers=pool)
+
+
+@pytest.mark.native
+@needs_flock
+def test_a_board_files_calls_from_another_release_are_refused(monkeypatch):
+    # a process of another release counts nothing and says which it is
+    from nqueens import _executors
+
+    monkeypatch.setattr(_executors._version, "__version__", "0.0.1")
+    with (
+        Recorded("forkserver") as pool,
+        pytest.raises(nqueens.ExecutorError, match=r"release"),
+    ):
+        nqueens.count(16, workers=pool)
+
+
+def _lying_run(tasks, stop, quarter=None, per_thread=None):
     from nqueens import _tasks
 
     return [2 * value for value in _tasks.count_run(tasks, stop, quarter, per_thread)]
 
 
-def _failing_run(tasks, stop, quarter, per_thread):
+def _failing_run(tasks, stop, quarter=None, per_thread=None):
     raise RuntimeError("a forked process failed")
 
 
@@ -357,14 +439,15 @@ def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_pa
 
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
-def test_ctrl_c_stops_a_forking_pools_processes_too():
+@pytest.mark.parametrize("method", ["fork", pytest.param("forkserver", marks=needs_flock)])
+def test_ctrl_c_stops_a_pools_processes_too(method):
     # Ctrl-C here (not in the pool's processes, as in a terminal): they stop at once,
     # and the pool shuts down in moments where count(20) takes about a minute
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     start = time.monotonic()
     try:
-        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context(method)) as pool:
             timer.start()
             with pytest.raises(KeyboardInterrupt):
                 nqueens.count(20, workers=pool)
@@ -502,11 +585,16 @@ def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
 
 @pytest.mark.native
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kill -9 is POSIX")
-def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path):
-    # one worker kills itself (kill -9) 0.3 s after it starts, mid-count
+@pytest.mark.parametrize("method", [None, pytest.param("forkserver", marks=needs_flock)])
+def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, method):
+    # one worker kills itself (kill -9) 0.3 s after it starts, mid-count: on Linux's
+    # default start method, forked here (before Python 3.14), or from a server
     path, victim = tmp_path / "count.sqlite", tmp_path / "victim"
+    context = multiprocessing.get_context(method)
     with (
-        ProcessPoolExecutor(2, initializer=_kill_one_later, initargs=(str(victim), 0.3)) as pool,
+        ProcessPoolExecutor(
+            2, mp_context=context, initializer=_kill_one_later, initargs=(str(victim), 0.3)
+        ) as pool,
         pytest.raises(nqueens.BrokenWorkers, match=r"stopped: BrokenProcessPool.*resumes"),
     ):
         nqueens.count(18, workers=pool, journal=path, units=64)
@@ -537,12 +625,15 @@ if __name__ == "__main__":
 
 
 @contextlib.contextmanager
-def _client_killed_mid_count(script, path):
-    """A client running `script` (with the journal `path`), killed (kill -9) once its
-    journal has a row; its pool's processes, orphaned, are killed after the block."""
+def _client_killed_mid_count(script, path, *args):
+    """A client running `script` (with the journal `path`, then `args`), killed (kill
+    -9) once its journal has a row; its pool's processes, orphaned, are killed after
+    the block."""
     # in a session of its own: its pool's processes go with the session at the end
     child = subprocess.Popen(
-        [sys.executable, str(script), str(path)], stdout=subprocess.DEVNULL, start_new_session=True
+        [sys.executable, str(script), str(path), *args],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
         try:
@@ -591,27 +682,32 @@ def _session_cpu(session):
     return ticks
 
 
-FORKED_CLIENT = """
+BOARD_CLIENT = """
 import multiprocessing, sys
 from concurrent.futures import ProcessPoolExecutor
 import nqueens
-with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
-    print(nqueens.count(20, workers=pool, journal=sys.argv[1]), flush=True)
+if __name__ == "__main__":
+    context = multiprocessing.get_context(sys.argv[2])
+    with ProcessPoolExecutor(2, mp_context=context) as pool:
+        print(nqueens.count(20, workers=pool, journal=sys.argv[1]), flush=True)
 """
 
 
 @pytest.mark.native
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
-def test_a_forking_pools_processes_stop_when_their_client_is_killed(tmp_path):
-    # the forked processes take units until none is left: orphaned, they stop instead
+@pytest.mark.parametrize("method", ["fork", "forkserver"])
+def test_a_pools_processes_stop_when_their_client_is_killed(tmp_path, method):
+    # the processes take units from the board until none is left: orphaned, they stop
+    # instead (forked here: this process's; from a server: the server's, which ends
+    # with this process)
     path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
-    script.write_text(FORKED_CLIENT)
-    with _client_killed_mid_count(script, path) as session:  # a minute before the end
+    script.write_text(BOARD_CLIENT)
+    with _client_killed_mid_count(script, path, method) as session:  # a minute before the end
         time.sleep(1.0)  # a unit of n = 20 takes milliseconds
         before = _session_cpu(session)
         time.sleep(1.0)
         after = _session_cpu(session)
-    assert len(before) == 2, before  # the two orphans, alive
+    assert len(before) >= 2, before  # the two orphans, alive
     spent = sum(after[pid] - before.get(pid, 0) for pid in after)
     assert spent < 0.2 * os.sysconf("SC_CLK_TCK"), (before, after)  # not 2 cores' worth
 

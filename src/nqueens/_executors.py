@@ -20,7 +20,12 @@ pass units through its queues: it gets one call a process (``count_forked``),
 and each takes the units, a run of neighbouring tasks each, from memory
 shared at the fork, as threads take them; this process reads their counts
 there as they are logged (``_Forked``: through the queues, a unit cost a
-worker about 0.5 ms at n = 18, and this process 0.25 ms).  The units reach
+worker about 0.5 ms at n = 18, and this process 0.25 ms).  Any other
+``ProcessPoolExecutor`` (on "forkserver", Python 3.14's default on Linux, on
+"spawn", or one that forked before) gets one call a process too, where the
+system has file locks (``_Shared``): the units go with the call, the board is a
+file in memory (flock), and each process builds its own table and keeps it for
+the next count of the same n.  The units reach
 the workers by the engine's own submission where it has one: a Dask
 ``Client`` (``Client.map`` and ``as_completed``), a ``concurrent.futures``
 executor (``submit``, ``as_completed``: a ``ProcessPoolExecutor``, Dask's
@@ -67,7 +72,6 @@ import itertools
 import math
 import os
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -285,58 +289,24 @@ class _Futures(_Engine):
                 future.cancel()
 
 
-class _Forked(_Futures):
-    """A process pool that forks its processes at its first submit, counting with
-    this process's quadrant table: one call a process, each taking the units one
-    after another from memory it shares with this process (inherited at the fork),
-    where the pool would pickle each unit and its result through its queues and
-    this process's threads (at n = 18, about 0.5 ms of a worker's time a unit).
-    This process reads the finished units as they are logged there."""
+class _Boarded(_Futures):
+    """A process pool whose processes take the units from a board (_Log) in memory
+    they share with this process, one call a process, each taking the units one
+    after another as threads take them, where the pool would pickle each unit and
+    its result through its queues and this process's threads (at n = 18, about
+    0.5 ms of a worker's time a unit).  This process reads the finished units as
+    they are logged there, and calls `started` once the processes count (its
+    checks here: count_here)."""
 
     shared = True  # units cost almost nothing: no first round, no pace
 
-    def __init__(
-        self, executor: Any, name: str, table: Callable[[], Any], started: Callable[[], None]
-    ) -> None:
+    def __init__(self, executor: Any, name: str, started: Callable[[], None]) -> None:
         super().__init__(executor, name)
-        self.table, self.started = table, started
-
-    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
-        order = [position for call in calls for position in call]  # planned first
-        board = _Board(self.executor._mp_context, payloads, order, self.table())
-        key = next(_board_keys)
-        _boards[key] = board  # the processes fork with it, at the first submit
-        try:
-            try:
-                made = [self.executor.submit(count_forked, key) for _ in range(self.size or 1)]
-                seen = 0
-                started = False
-                while seen < len(order):
-                    board.ended.acquire(timeout=_POLL)  # released as the last unit is logged
-                    if not started:
-                        self.started()  # once the processes have started counting
-                        started = True
-                    ended = all(future.done() for future in made)  # before the last look
-                    taken = board.logged(seen)
-                    for item in taken:
-                        yield order[item], board.answer(item)
-                    seen += len(taken)
-                    for future in made:
-                        if future.done():  # a process that died: BrokenProcessPool
-                            self._account(future.result())
-                    if ended and seen < len(order):
-                        break  # every call ended without them: results() refuses that
-            except Exception as exc:
-                if _is_broken(exc):
-                    raise self.broken(exc) from None
-                raise
-        finally:
-            board.stop[0] = 1  # the processes still counting stop within moments
-            del _boards[key]
+        self.started = started
 
     def _account(self, answer: Any) -> None:
         # a call's (release, core, units counted); a process of another release
-        # or core counts nothing (count_forked) and is refused here
+        # or core counts nothing (count_forked, count_shared) and is refused here
         if not (isinstance(answer, tuple) and len(answer) == 3):
             raise ExecutorError(f"workers {self.name} returned {_short(answer)}, not an account")
         if answer[0] != _version.__version__:
@@ -344,85 +314,343 @@ class _Forked(_Futures):
         if answer[1] != _select.IMPLEMENTATION:
             raise ExecutorError(
                 f"workers {self.name} count with the {_short(answer[1])} core, not the "
-                f"{_select.IMPLEMENTATION} one of the process they were forked from"
+                f"{_select.IMPLEMENTATION} one of this process"
             )
 
+    def _submit(self, function: Callable[..., Any], *args: Any) -> list[Any]:
+        """One call of `function` a process."""
+        try:
+            return [self.executor.submit(function, *args) for _ in range(self.size or 1)]
+        except Exception as exc:
+            if _is_broken(exc):
+                raise self.broken(exc) from None
+            raise
 
-_POLL = 0.05  # how often a forked pool's finished units are read, at most (seconds)
+    def _follow(
+        self,
+        log: _Log,
+        made: list[Any],
+        order: list[int],
+        answer: Callable[[int], UnitResult],
+        wait: Callable[..., Any],
+    ) -> Iterator[Any]:
+        """The logged units' answers as they come, until every unit has one, or every
+        call has ended (results() refuses what they left); `wait(timeout=...)` waits
+        for news."""
+        try:
+            seen = 0
+            started = False
+            while seen < len(order):
+                wait(timeout=_POLL)
+                if not started:
+                    self.started()  # once the processes have started counting
+                    started = True
+                ended = all(future.done() for future in made)  # before the last look
+                taken = log.logged(seen)
+                for item in taken:
+                    yield order[item], answer(item)
+                seen += len(taken)
+                for future in made:
+                    if future.done():  # a process that died: BrokenProcessPool
+                        self._account(future.result())
+                if ended and seen < len(order):
+                    break  # every call ended without them: results() refuses that
+        except Exception as exc:
+            if _is_broken(exc):
+                raise self.broken(exc) from None
+            raise
+
+
+class _Forked(_Boarded):
+    """A process pool that forks its processes at its first submit, counting with
+    this process's quadrant table: the units and the board inherited at the fork
+    (_Board)."""
+
+    def __init__(
+        self, executor: Any, name: str, table: Callable[[], Any], started: Callable[[], None]
+    ) -> None:
+        super().__init__(executor, name, started)
+        self.table = table
+
+    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+        order = [position for call in calls for position in call]  # planned first
+        board = _Board(self.executor._mp_context, payloads, order, self.table())
+        key = next(_board_keys)
+        _boards[key] = board  # the processes fork with it, at the first submit
+        try:
+            made = self._submit(count_forked, key)
+            # (the semaphore is released as the last unit is logged)
+            yield from self._follow(board.log, made, order, board.answer, board.ended.acquire)
+        finally:
+            board.stop[0] = 1  # the processes still counting stop within moments
+            del _boards[key]
+
+
+class _Shared(_Boarded):
+    """Any other process pool of the standard library on a system with file locks
+    (a "forkserver" or "spawn" pool, or a pool that forked before): each process
+    builds its own table (and keeps it for a later count of the same n), and the
+    board is a file in memory (/dev/shm where there is one), locked with flock;
+    each call gets the units with its arguments, pickled once a call.  The file
+    is unlinked once every call has opened it (or as the count ends)."""
+
+    @staticmethod
+    def serves(flow: _Engine, tasks: Sequence[Task]) -> bool:
+        futures = sys.modules.get("concurrent.futures")
+        return (
+            type(flow) is _Futures
+            and futures is not None
+            and isinstance(flow.executor, futures.ProcessPoolExecutor)
+            and bool(tasks)
+            and isinstance(tasks[0], QuadrantTask)
+            and _has_flock()
+        )
+
+    def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
+        import concurrent.futures
+        import mmap
+        import tempfile
+
+        order = [position for call in calls for position in call]  # planned first
+        units = [payloads[position] for position in order]
+        sizes = [len(unit.indices) for unit in units]
+        folder = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else None
+        handle, path = tempfile.mkstemp(prefix="nqueens-", suffix=".board", dir=folder)
+        unlinked: list[bool] = []
+        made: list[Any] = []
+        try:
+            os.ftruncate(handle, _Log.size(sizes))
+            with mmap.mmap(handle, 0) as memory:
+                log = _Log(memory, sizes, _FileLock(handle))
+                origin = (_version.__version__, _select.IMPLEMENTATION)
+
+                def wait(timeout: float) -> None:
+                    running = [future for future in made if not future.done()]
+                    concurrent.futures.wait(running, timeout, "FIRST_COMPLETED")
+                    if not unlinked and log.begun() == len(made):
+                        os.unlink(path)  # every call has it open
+                        unlinked.append(True)
+
+                try:
+                    made.extend(self._submit(count_shared, path, units, origin, os.getpid()))
+                    answer = lambda item: _answer(units[item], log.counts(item), origin)  # noqa: E731
+                    yield from self._follow(log, made, order, answer, wait)
+                finally:
+                    log.stop[0] = 1  # the processes still counting stop within moments
+                    log.release()
+        finally:
+            os.close(handle)
+            if not unlinked:
+                os.unlink(path)
+
+
+def _exists(pid: int) -> bool:
+    """Whether the process `pid` is there (a zombie is, until reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: there
+        pass
+    return True
+
+
+def _has_flock() -> bool:
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        return False
+    return hasattr(fcntl, "flock")
+
+
+class _FileLock:
+    """A lock on an open file (flock), across processes: the system lets it go
+    when its holder ends, however it ends."""
+
+    def __init__(self, handle: int) -> None:
+        self.handle = handle
+
+    def acquire(self, timeout: float | None = None) -> bool:
+        import fcntl
+
+        fcntl.flock(self.handle, fcntl.LOCK_EX)  # held for moments: no holder is stuck
+        return True
+
+    def release(self) -> None:
+        import fcntl
+
+        fcntl.flock(self.handle, fcntl.LOCK_UN)
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def count_shared(
+    path: str, units: Sequence[Unit], origin: tuple[str, str], client: int
+) -> tuple[str, str, int]:
+    """The function a pool's processes run for _Shared, once each: its release and
+    core, and how many units of the board at `path` it counted (none, if its
+    release or core is not `origin`, or the board is gone); it stops if the process
+    `client` (the count's) is gone."""
+    import mmap
+
+    here = (_version.__version__, _select.IMPLEMENTATION)
+    if here != origin:
+        return (*here, 0)
+    parent = os.getppid()  # (a forkserver's processes' is the server, which may outlive it)
+    try:
+        handle = os.open(path, os.O_RDWR)
+    except FileNotFoundError:  # the count ended before this call began
+        return (*here, 0)
+    try:
+        with mmap.mmap(handle, 0) as memory:
+            log = _Log(memory, [len(unit.indices) for unit in units], _FileLock(handle))
+            try:
+                counted = log.take(
+                    lambda item: units[item].tasks,
+                    None,
+                    lambda: os.getppid() == parent and _exists(client),
+                )
+            finally:
+                log.release()
+    finally:
+        os.close(handle)
+    return (*here, counted)
+
+
+_POLL = 0.05  # how often a pool's finished units are read from its board, at most (seconds)
 _boards: dict[int, _Board] = {}  # each count's board, for its forked processes
 _board_keys = itertools.count()
 
 
-class _Board:
-    """What a forked pool's processes share with this process: the units (in the
-    order they are taken, inherited at the fork) and, in shared memory, the next
-    unit to take, a log of the units finished, and their counts.  Int64 words:
-    the stop flag (its first byte, the core's), the next unit, the units logged,
-    the log, then the counts."""
+class _Log:
+    """What the processes of a pool with a board (_Forked, _Shared) share with this
+    process, in shared memory, as int64 words: the stop flag (its first byte, the
+    core's), the next unit to take, the units logged, the calls begun, the log of
+    the units finished (in the order they ended), then their counts.  The units
+    are numbered in the order they are taken; `lock` guards the words between
+    processes."""
 
-    def __init__(self, context: Any, payloads: Sequence[Unit], order: list[int], quarter: Any):
-        import mmap
+    HEAD = 4
 
-        self.payloads, self.order, self.quarter = payloads, order, quarter
-        sizes = (len(payloads[position].indices) for position in order)
+    def __init__(self, memory: Any, sizes: Sequence[int], lock: Any) -> None:
+        self.words = memoryview(memory).cast("q")
+        self.stop = memoryview(memory)[:1]
         self.starts = list(itertools.accumulate(sizes, initial=0))
-        self.counts_at = 3 + len(order)
-        self.memory = mmap.mmap(-1, 8 * (self.counts_at + self.starts[-1]))  # shared, zeroed
-        self.words = memoryview(self.memory).cast("q")
-        self.stop = memoryview(self.memory)[:1]
-        self.lock = context.Lock()
-        self.ended = context.Semaphore(0)
-        self.parent = os.getpid()
-        self.origin = (_version.__version__, _select.IMPLEMENTATION)
+        self.units = len(sizes)
+        self.counts_at = self.HEAD + self.units
+        self.lock = lock
 
-    def work(self) -> int:
-        """In a forked process: take units until there are none, or stop, or this
-        process has lost its parent (a client killed mid-count leaves no process
-        counting on); how many this process counted."""
-        words, stop, lock, order = self.words, self.stop, self.lock, self.order
-        per_thread = threading.local()
+    @classmethod
+    def size(cls, sizes: Sequence[int]) -> int:
+        """The bytes of the memory for units of these sizes (tasks each)."""
+        return 8 * (cls.HEAD + len(sizes) + sum(sizes))
+
+    def take(
+        self,
+        tasks_of: Callable[[int], Sequence[Task]],
+        quarter: Any,
+        alive: Callable[[], bool],
+        last: Callable[[], Any] | None = None,
+    ) -> int:
+        """In a worker: take units until there are none, or stop, or `alive` says
+        the count's process is gone (a client killed mid-count leaves no process
+        counting on); how many this process counted.  `last` is called by the
+        process that logs the last unit."""
+        words, stop, lock = self.words, self.stop, self.lock
+        with lock:
+            words[3] += 1
         counted = 0
-        if (_version.__version__, _select.IMPLEMENTATION) != self.origin:
-            return counted  # (count_forked says which)
-        while not stop[0] and os.getppid() == self.parent:
+        while not stop[0] and alive():
             with lock:
                 item = words[1]
-                if item >= len(order):
+                if item >= self.units:
                     break
                 words[1] = item + 1
-            tasks = self.payloads[order[item]].tasks
-            # (the core reads the first byte of any buffer as its stop flag)
-            counts = count_run(tasks, cast("bytearray", stop), self.quarter, per_thread)
+            # (the core reads the first byte of any buffer as its stop flag; the
+            # working memory is the process's, kept for its next count as count_unit's)
+            counts = count_run(tasks_of(item), cast("bytearray", stop), quarter)
             if stop[0]:  # a stopped search returns partial counts
                 break
             first = self.counts_at + self.starts[item]
             words[first : first + len(counts)] = array.array("q", counts)
             with lock:
                 logged = words[2]
-                words[3 + logged] = item
+                words[self.HEAD + logged] = item
                 words[2] = logged + 1
-            if logged + 1 == len(order):
-                self.ended.release()
+            if logged + 1 == self.units and last is not None:
+                last()
             counted += 1
         return counted
 
     def logged(self, seen: int) -> list[int]:
         """The units logged since the first `seen`: none for now if a process holds
-        the lock (one killed while it held it never lets go: the pool then breaks)."""
+        the lock past _POLL (a forked pool's, held by a process killed: the pool
+        then breaks)."""
         if not self.lock.acquire(timeout=_POLL):
             return []
         try:
-            return self.words[3 + seen : 3 + self.words[2]].tolist()
+            return self.words[self.HEAD + seen : self.HEAD + self.words[2]].tolist()
         finally:
             self.lock.release()
 
+    def begun(self) -> int:
+        """How many calls have begun to take units."""
+        return int(self.words[3])
+
+    def counts(self, item: int) -> tuple[int, ...]:
+        at = self.counts_at
+        return tuple(self.words[at + self.starts[item] : at + self.starts[item + 1]].tolist())
+
+    def release(self) -> None:
+        """Let go of the memory (before it is closed)."""
+        self.stop.release()
+        self.words.release()
+
+
+class _Board:
+    """A forked pool's board: the units (in the order they are taken, inherited at
+    the fork), the table, and the _Log in anonymous shared memory, with the
+    context's lock, and a semaphore released as the last unit is logged."""
+
+    def __init__(self, context: Any, payloads: Sequence[Unit], order: list[int], quarter: Any):
+        import mmap
+
+        self.payloads, self.order, self.quarter = payloads, order, quarter
+        sizes = [len(payloads[position].indices) for position in order]
+        self.memory = mmap.mmap(-1, _Log.size(sizes))  # shared, zeroed
+        self.log = _Log(self.memory, sizes, context.Lock())
+        self.stop = self.log.stop
+        self.ended = context.Semaphore(0)
+        self.parent = os.getpid()
+        self.origin = (_version.__version__, _select.IMPLEMENTATION)
+
+    def work(self) -> int:
+        """In a forked process: count units from the board (_Log.take)."""
+        if (_version.__version__, _select.IMPLEMENTATION) != self.origin:
+            return 0  # (count_forked says which)
+        payloads, order, parent = self.payloads, self.order, self.parent
+        return self.log.take(
+            lambda item: payloads[order[item]].tasks,
+            self.quarter,
+            lambda: os.getppid() == parent,
+            self.ended.release,
+        )
+
+    def logged(self, seen: int) -> list[int]:
+        return self.log.logged(seen)
+
     def answer(self, item: int) -> UnitResult:
         """A logged unit's counts, as count_unit would have answered them."""
-        unit = self.payloads[self.order[item]]
-        at = self.counts_at
-        counts = tuple(self.words[at + self.starts[item] : at + self.starts[item + 1]].tolist())
-        version, core = self.origin
-        return UnitResult(version, core, unit.tasks, unit.indices, counts)
+        return _answer(self.payloads[self.order[item]], self.log.counts(item), self.origin)
+
+
+def _answer(unit: Unit, counts: tuple[int, ...], origin: tuple[str, str]) -> UnitResult:
+    version, core = origin
+    return UnitResult(version, core, unit.tasks, unit.indices, counts)
 
 
 def count_forked(key: int) -> tuple[str, str, int]:
@@ -797,8 +1025,11 @@ class _Layout:
         if shared:
             # planned while this process's table builds: the tasks checked here are
             # counted once the pool has forked (count_here), and the checks through
-            # the workers are as many as if none were (there may be no table here)
-            wanted = LOCAL_CHECKS - 1 if self.local is not None and self.verify > 0 else 0
+            # the workers are as many as if none were (there may be no table here);
+            # with nothing to check, no table here either
+            if self.verify <= 0:
+                self.local = None
+            wanted = LOCAL_CHECKS - 1 if self.local is not None else 0
             self.deferred = self.rng.sample(pending, min(len(pending), wanted))
         else:
             self._check_table()
@@ -900,6 +1131,9 @@ def results(
     layout = _Layout(flow, tasks, pending, verify, local, ready, rng, units)
     if forked is not None and isinstance(flow, _Futures):
         layout.flow = flow = _Forked(flow.executor, flow.name, forked, layout.count_here)
+    elif _Shared.serves(flow, tasks):
+        assert isinstance(flow, _Futures)
+        layout.flow = flow = _Shared(flow.executor, flow.name, layout.count_here)
     name = flow.name
     if not pending:
         return
