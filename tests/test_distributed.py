@@ -364,6 +364,28 @@ def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(method
     assert _boards_left() <= left  # unlinked
 
 
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+@needs_flock
+@pytest.mark.parametrize("full", ["file", "room"])
+def test_without_room_for_a_board_file_the_units_go_through_the_queues(monkeypatch, full):
+    # a full /dev/shm: no file, or no room for its size (a page written later would
+    # kill the process that writes it): the count goes unit by unit, exact
+    import errno
+
+    def no_room(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if full == "file":
+        monkeypatch.setattr(tempfile, "mkstemp", no_room)
+    else:
+        monkeypatch.setattr(os, "ftruncate", no_room)
+    left = _boards_left()
+    with Recorded("forkserver") as pool:
+        assert nqueens.count(15, workers=pool) == A000170[15]
+    assert set(pool.submitted) == {"count_unit"}
+    assert _boards_left() <= left
+
+
 def _lie_here():
     from nqueens import _executors
 

@@ -415,11 +415,21 @@ class _Shared(_Boarded):
         units = [payloads[position] for position in order]
         sizes = [len(unit.indices) for unit in units]
         folder = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else None
-        handle, path = tempfile.mkstemp(prefix="nqueens-", suffix=".board", dir=folder)
+        try:
+            handle, path = tempfile.mkstemp(prefix="nqueens-", suffix=".board", dir=folder)
+        except OSError:  # no room for the file: the units go through the queues
+            yield from _Futures.stream(self, [order], payloads)
+            return
+        try:
+            _reserve(handle, _Log.size(sizes))
+        except OSError:
+            os.close(handle)
+            os.unlink(path)
+            yield from _Futures.stream(self, [order], payloads)
+            return
         unlinked: list[bool] = []
         made: list[Any] = []
         try:
-            os.ftruncate(handle, _Log.size(sizes))
             with mmap.mmap(handle, 0) as memory:
                 log = _Log(memory, sizes, _FileLock(handle))
                 origin = (_version.__version__, _select.IMPLEMENTATION)
@@ -442,6 +452,15 @@ class _Shared(_Boarded):
             os.close(handle)
             if not unlinked:
                 os.unlink(path)
+
+
+def _reserve(handle: int, size: int) -> None:
+    """Make the open file `size` bytes, its blocks taken now where the system can (a
+    page of a file in memory first written when there is no room left for it would
+    kill the process that writes it)."""
+    os.ftruncate(handle, size)
+    if hasattr(os, "posix_fallocate"):
+        os.posix_fallocate(handle, 0, size)
 
 
 def _exists(pid: int) -> bool:
