@@ -281,6 +281,10 @@ def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
         # recorded: the patch is this process's), this one builds its own for the checks
         assert nqueens.count(16, workers=pool) == A000170[16]
         assert builds.read_text().split() == parent
+        builds.unlink()
+        # nothing to check: none here
+        assert nqueens.count(16, workers=pool, verify=0) == A000170[16]
+        assert not builds.exists()
 
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only

@@ -382,7 +382,7 @@ class _Forked(_Boarded):
             # (the semaphore is released as the last unit is logged)
             yield from self._follow(board.log, made, order, board.answer, board.ended.acquire)
         finally:
-            board.stop[0] = 1  # the processes still counting stop within moments
+            board.log.stop[0] = 1  # the processes still counting stop within moments
             del _boards[key]
 
 
@@ -409,24 +409,15 @@ class _Shared(_Boarded):
     def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         import concurrent.futures
         import mmap
-        import tempfile
 
         order = [position for call in calls for position in call]  # planned first
         units = [payloads[position] for position in order]
         sizes = [len(unit.indices) for unit in units]
-        folder = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else None
-        try:
-            handle, path = tempfile.mkstemp(prefix="nqueens-", suffix=".board", dir=folder)
-        except OSError:  # no room for the file: the units go through the queues
+        made_file = _board_file(_Log.size(sizes))
+        if made_file is None:  # no room for it: the units go through the queues
             yield from _Futures.stream(self, [order], payloads)
             return
-        try:
-            _reserve(handle, _Log.size(sizes))
-        except OSError:
-            os.close(handle)
-            os.unlink(path)
-            yield from _Futures.stream(self, [order], payloads)
-            return
+        handle, path = made_file
         unlinked: list[bool] = []
         made: list[Any] = []
         try:
@@ -454,13 +445,27 @@ class _Shared(_Boarded):
                 os.unlink(path)
 
 
-def _reserve(handle: int, size: int) -> None:
-    """Make the open file `size` bytes, its blocks taken now where the system can (a
-    page of a file in memory first written when there is no room left for it would
-    kill the process that writes it)."""
-    os.ftruncate(handle, size)
-    if hasattr(os, "posix_fallocate"):
-        os.posix_fallocate(handle, 0, size)
+def _board_file(size: int) -> tuple[int, str] | None:
+    """A new file of `size` bytes in memory (/dev/shm where there is one), open, and
+    its path; its blocks are taken now where the system can (a page of a file in
+    memory first written when there is no room left for it would kill the process
+    that writes it).  None where there is no room for it."""
+    import tempfile
+
+    folder = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else None
+    try:
+        handle, path = tempfile.mkstemp(prefix="nqueens-", suffix=".board", dir=folder)
+    except OSError:
+        return None
+    try:
+        os.ftruncate(handle, size)
+        if hasattr(os, "posix_fallocate"):
+            os.posix_fallocate(handle, 0, size)
+    except OSError:
+        os.close(handle)
+        os.unlink(path)
+        return None
+    return handle, path
 
 
 def _exists(pid: int) -> bool:
@@ -642,7 +647,6 @@ class _Board:
         sizes = [len(payloads[position].indices) for position in order]
         self.memory = mmap.mmap(-1, _Log.size(sizes))  # shared, zeroed
         self.log = _Log(self.memory, sizes, context.Lock())
-        self.stop = self.log.stop
         self.ended = context.Semaphore(0)
         self.parent = os.getpid()
         self.origin = (_version.__version__, _select.IMPLEMENTATION)
@@ -658,9 +662,6 @@ class _Board:
             lambda: os.getppid() == parent,
             self.ended.release,
         )
-
-    def logged(self, seen: int) -> list[int]:
-        return self.log.logged(seen)
 
     def answer(self, item: int) -> UnitResult:
         """A logged unit's counts, as count_unit would have answered them."""
