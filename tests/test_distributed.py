@@ -489,6 +489,8 @@ def test_multiprocessing_pool():
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         assert nqueens.count(13, workers=pool.map) == A000170[13]
         assert nqueens.count(12, workers=pool.map, depth=1, verify=1.0) == A000170[12]
+        # passed itself, as the docs say it may be (it was refused as "not an int")
+        assert nqueens.count(14, workers=pool, verify=1.0) == A000170[14]
 
 
 def test_each_engine_is_driven_by_its_own_submission():
@@ -499,6 +501,7 @@ def test_each_engine_is_driven_by_its_own_submission():
         assert engine(threads).size == 3  # read from the pool: 16 units a worker or so
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         assert type(engine(pool.map)) is _Pool and engine(pool.map).size == 2
+        assert type(engine(pool)) is _Pool and engine(pool).size == 2
     assert type(engine(map)) is type(engine(lambda f, xs: map(f, xs))) is _Map
     with pytest.raises(TypeError, match="workers must be"):
         engine(object())

@@ -212,8 +212,12 @@ def forks_at_submit(workers: object) -> bool:
 
 def is_engine(workers: object) -> bool:
     """Whether workers is an engine object count() drives itself: a concurrent.futures
-    executor or anything with ``submit`` (a Dask Client)."""
-    return not callable(workers) and callable(getattr(workers, "submit", None))
+    executor or anything with ``submit`` (a Dask Client), or a pool with
+    ``imap_unordered`` (multiprocessing's, Ray's)."""
+    return not callable(workers) and (
+        callable(getattr(workers, "submit", None))
+        or callable(getattr(workers, "imap_unordered", None))
+    )
 
 
 # -- the engines ---------------------------------------------------------------------
@@ -832,7 +836,9 @@ def engine(workers: Any) -> _Engine:
             return _Dask(target, name)
         # concurrent.futures is imported here only if the caller made an executor
         futures = sys.modules.get("concurrent.futures")
-        if (futures is not None and isinstance(target, futures.Executor)) or is_engine(target):
+        if (futures is not None and isinstance(target, futures.Executor)) or callable(
+            getattr(target, "submit", None)
+        ):
             return _Futures(target, name)
         if callable(getattr(target, "imap_unordered", None)):
             return _Pool(target, name)

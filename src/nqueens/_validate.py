@@ -56,8 +56,10 @@ MAX_WORKERS = 1024
 def check_workers(workers: object) -> int | Callable[..., Any]:
     """Return the threads to start for workers (-1: every core; never more than the
     cores, which is all that CPU-bound threads can use), or workers itself if it is
-    a map-like callable or an engine (an executor, a Dask Client: anything with submit)."""
-    if callable(workers) or callable(getattr(workers, "submit", None)):
+    a map-like callable or an engine (an executor, a Dask Client: anything with submit;
+    a pool with imap_unordered)."""
+    engine = ("submit", "imap_unordered")
+    if callable(workers) or any(callable(getattr(workers, name, None)) for name in engine):
         return workers  # type: ignore[return-value]
     value = as_int(workers, "workers")
     if value == -1:
