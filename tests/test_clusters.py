@@ -103,6 +103,13 @@ def test_ray_counts_exactly_and_resumes(ray_pool, tmp_path):
     exact_unique_and_resumed(ray_pool.map, tmp_path)
 
 
+def test_a_ray_pool_passed_itself(ray_pool):
+    from nqueens._executors import _Pool, engine
+
+    assert type(engine(ray_pool)) is _Pool
+    assert nqueens.count(14, workers=ray_pool, verify=1.0) == A000170[14]
+
+
 # MPI
 
 MPI_SCRIPT = textwrap.dedent(
