@@ -1,10 +1,11 @@
 """A process pool against two threads: count(n) in whole processes, paired, medians.
 
-    python bench/pools.py [--rounds R] [--kept] [N [METHOD ...]]
+    python bench/pools.py [--rounds R] [--kept] [--multiprocessing] [N [METHOD ...]]
 
 Each round runs, in processes of their own, `count(n, workers=2)` and then
 `count(n, workers=pool)` for a `ProcessPoolExecutor(2)` on each start method
-(default: n = 18, every method this system has), the order turned each round;
+(default: n = 18, every method this system has; --multiprocessing: a
+`multiprocessing.Pool(2)`, passed itself), the order turned each round;
 each process prints the seconds of the timed count alone.  A new pool each count
 by default (its processes' start is part of its time, as in a script that makes
 one); --kept times a second count on a pool that has counted once (its
@@ -38,7 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 nqueens.count(12, workers=1)
 if __name__ == "__main__":
     started = time.perf_counter()
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context({method!r})) as pool:
+    with {make} as pool:
         if {kept}:
             nqueens.count({n}, workers=pool)
             started = time.perf_counter()
@@ -59,17 +60,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("methods", nargs="*", help="start methods (default: every one here)")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--kept", action="store_true", help="time a pool's second count")
+    parser.add_argument(
+        "--multiprocessing", action="store_true", help="a multiprocessing.Pool, not an executor"
+    )
     args = parser.parse_args(argv)
     methods = args.methods or multiprocessing.get_all_start_methods()
     codes = {"threads": THREADS.format(n=args.n)}
     for method in methods:
-        codes[method] = POOL.format(n=args.n, method=method, kept=args.kept)
+        context = f"multiprocessing.get_context({method!r})"
+        make = (
+            f"{context}.Pool(2)"
+            if args.multiprocessing
+            else f"ProcessPoolExecutor(2, mp_context={context})"
+        )
+        codes[method] = POOL.format(n=args.n, make=make, kept=args.kept)
     times: dict[str, list[float]] = {name: [] for name in codes}
     for round_ in range(args.rounds):
         order = list(codes) if round_ % 2 else list(codes)[::-1]
         for name in order:
             times[name].append(seconds(codes[name]))
     pool = "a kept pool's second count" if args.kept else "a new pool each count"
+    pool += ", multiprocessing.Pool(2)" if args.multiprocessing else ", ProcessPoolExecutor(2)"
     print(
         f"n = {args.n}, {pool}, {args.rounds} rounds; two threads: "
         f"{statistics.median(times['threads']):.3f} s\n"
