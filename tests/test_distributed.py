@@ -15,7 +15,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from multiprocessing.pool import ThreadPool
+from multiprocessing.pool import Pool, ThreadPool
 
 import pytest
 
@@ -330,9 +330,22 @@ def test_a_forking_pool_takes_its_units_from_shared_memory(units):
         assert pool.submitted[2:] == ["count_shared", "count_shared"]
 
 
-def _boards_left():
-    folder = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else tempfile.gettempdir()
-    return {name for name in os.listdir(folder) if name.startswith("nqueens-")}
+@pytest.fixture
+def boards(monkeypatch):
+    """The board files this test's counts make (whatever other tests run beside it)."""
+    from nqueens import _executors
+
+    made = []
+
+    def board_file(size):
+        found = making(size)
+        if found is not None:
+            made.append(found[1])
+        return found
+
+    making = _executors._board_file
+    monkeypatch.setattr(_executors, "_board_file", board_file)
+    return made
 
 
 needs_flock = pytest.mark.skipif(sys.platform == "win32", reason="no file locks (flock)")
@@ -340,19 +353,25 @@ needs_flock = pytest.mark.skipif(sys.platform == "win32", reason="no file locks 
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
 @needs_flock
-@pytest.mark.parametrize("method", ["forkserver", "spawn"])
-def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(method):
-    # one call a process, with the units; each takes them from a file shared in memory,
-    # with every task checked twice (the second counts are units of the same board)
-    left = _boards_left()
-    with Recorded(method) as pool:
+@pytest.mark.parametrize(
+    ("kind", "method"),
+    [("executor", "forkserver"), ("executor", "spawn"), ("pool", "fork"), ("pool", "spawn")],
+)
+def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(kind, method, boards):
+    # one call a process, with the units (an executor's submit, a multiprocessing pool's
+    # apply_async); each takes them from a file shared in memory, with every task checked
+    # twice (the second counts are units of the same board); rows still go unit by unit
+    make, one_by_one = (
+        (Recorded, "count_unit") if kind == "executor" else (RecordedPool, "count_numbered")
+    )
+    with make(method) as pool:
         assert nqueens.count(16, workers=pool, verify=1.0) == A000170[16]
         assert pool.submitted == ["count_shared", "count_shared"]
         assert nqueens.count(15, workers=pool.map, units=7, unique=True) == A002562[15]
         assert nqueens.count(13, workers=pool, depth=1) == A000170[13]  # rows: unit by unit
         assert pool.submitted[2:4] == ["count_shared", "count_shared"]
-        assert set(pool.submitted[4:]) == {"count_unit"}
-    assert _boards_left() <= left  # unlinked
+        assert set(pool.submitted[4:]) == {one_by_one}
+    assert len(boards) == 2 and not any(map(os.path.exists, boards))  # unlinked
 
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
@@ -366,15 +385,84 @@ def test_without_room_for_a_board_file_the_units_go_through_the_queues(monkeypat
     def no_room(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    if full == "file":
-        monkeypatch.setattr(tempfile, "mkstemp", no_room)
-    else:
+    made = []  # the files made before the lack of room showed
+
+    def mkstemp(*args, **kwargs):
+        found = making(*args, **kwargs)
+        made.append(found[1])
+        return found
+
+    making = tempfile.mkstemp
+    monkeypatch.setattr(tempfile, "mkstemp", no_room if full == "file" else mkstemp)
+    if full == "room":
         monkeypatch.setattr(os, "ftruncate", no_room)
-    left = _boards_left()
     with Recorded("forkserver") as pool:
         assert nqueens.count(15, workers=pool) == A000170[15]
     assert set(pool.submitted) == {"count_unit"}
-    assert _boards_left() <= left
+    assert len(made) == (full == "room") and not any(map(os.path.exists, made))
+
+
+class RecordedPool(Pool):
+    """A multiprocessing pool of two processes on a start method, which records what it
+    is asked to run."""
+
+    def __init__(self, method, **kwargs):
+        super().__init__(2, context=multiprocessing.get_context(method), **kwargs)
+        self.submitted = []
+
+    def apply_async(self, func, args=(), kwds=None, callback=None, error_callback=None):
+        self.submitted.append(func.__name__)
+        return super().apply_async(func, args, kwds or {}, callback, error_callback)
+
+    def imap_unordered(self, func, iterable, chunksize=1):
+        self.submitted.append(func.__name__)
+        return super().imap_unordered(func, iterable, chunksize)
+
+
+def test_only_multiprocessings_process_pools_get_a_board_file():
+    # its threads count here anyway, and Ray's Pool (imap_unordered too) may have its
+    # processes on other machines, where a file here is not shared
+    from nqueens._executors import _Pool, _Shared, engine
+
+    class Remote:
+        def imap_unordered(self, func, items):
+            return map(func, items)
+
+    tasks = subproblems(16)
+    with ThreadPool(2) as threads:
+        assert type(engine(threads)) is _Pool and not _Shared.serves(engine(threads), tasks)
+    assert type(engine(Remote())) is _Pool and not _Shared.serves(engine(Remote()), tasks)
+    assert nqueens.count(12, workers=Remote(), verify=1.0) == A000170[12]
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+@needs_flock
+def test_a_board_whose_client_is_gone_is_removed_by_its_worker():
+    # a client killed before every call had opened the board cannot remove it: the
+    # first process to find the client gone does, and counts nothing
+    from nqueens import _executors
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    tasks = subproblems(16)
+    units = [_executors.Unit((i,), (tasks[i],)) for i in range(3)]
+    made = _executors._board_file(_executors._Log.size([1, 1, 1]))
+    assert made is not None
+    handle, path = made
+    os.close(handle)
+    origin = (nqueens.__version__, nqueens.IMPLEMENTATION)
+    assert _executors.count_shared(path, units, origin, gone.pid)[2] == 0
+    assert not os.path.exists(path)
+    # and none of a client still there
+    made = _executors._board_file(_executors._Log.size([1, 1, 1]))
+    assert made is not None
+    handle, path = made
+    os.close(handle)
+    try:
+        assert _executors.count_shared(path, units, origin, os.getpid())[2] == 3
+        assert os.path.exists(path)
+    finally:
+        os.unlink(path)
 
 
 def _lie_here():
@@ -391,17 +479,19 @@ def _fail_here():
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
 @needs_flock
-def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path):
+@pytest.mark.parametrize("kind", ["executor", "pool"])
+def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path, kind):
     path = tmp_path / "count.sqlite"
+    make, method = (Recorded, "forkserver") if kind == "executor" else (RecordedPool, "spawn")
     with (
-        Recorded("forkserver", initializer=_lie_here) as pool,
+        make(method, initializer=_lie_here) as pool,
         pytest.raises(nqueens.ExecutorError, match=r"this process|counted again"),
     ):
         nqueens.count(16, workers=pool, journal=path)
     assert pool.submitted == ["count_shared", "count_shared"]
     assert finished_tasks(path) == 0  # nothing handed on before a check agreed
     with (
-        Recorded("forkserver", initializer=_fail_here) as pool,
+        make(method, initializer=_fail_here) as pool,
         pytest.raises(RuntimeError, match="a forked process failed"),
     ):
         nqueens.count(16, workers=pool)

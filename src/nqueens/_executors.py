@@ -68,6 +68,7 @@ kept.
 from __future__ import annotations
 
 import array
+import contextlib
 import itertools
 import math
 import os
@@ -392,23 +393,39 @@ class _Forked(_Boarded):
 
 class _Shared(_Boarded):
     """Any other process pool of the standard library on a system with file locks
-    (a "forkserver" or "spawn" pool, or a pool that forked before): each process
-    builds its own table (and keeps it for a later count of the same n), and the
-    board is a file in memory (/dev/shm where there is one), locked with flock;
-    each call gets the units with its arguments, pickled once a call.  The file
-    is unlinked once every call has opened it (or as the count ends)."""
+    (a "forkserver" or "spawn" ProcessPoolExecutor, one that forked before, or a
+    multiprocessing.Pool, through _Submitting): each process builds its own table
+    (and keeps it for a later count of the same n), and the board is a file in
+    memory (/dev/shm where there is one), locked with flock; each call gets the
+    units with its arguments, pickled once a call.  The file is unlinked once
+    every call has opened it (or as the count ends)."""
 
     @staticmethod
     def serves(flow: _Engine, tasks: Sequence[Task]) -> bool:
-        futures = sys.modules.get("concurrent.futures")
+        if not (tasks and isinstance(tasks[0], QuadrantTask) and _has_flock()):
+            return False
+        if type(flow) is _Futures:
+            futures = sys.modules.get("concurrent.futures")
+            return futures is not None and isinstance(flow.executor, futures.ProcessPoolExecutor)
+        # multiprocessing's process pool (not its ThreadPool, nor Ray's Pool, whose
+        # processes may be on other machines, where a file here is not shared)
+        pools = sys.modules.get("multiprocessing.pool")
         return (
-            type(flow) is _Futures
-            and futures is not None
-            and isinstance(flow.executor, futures.ProcessPoolExecutor)
-            and bool(tasks)
-            and isinstance(tasks[0], QuadrantTask)
-            and _has_flock()
+            type(flow) is _Pool
+            and pools is not None
+            and isinstance(flow.pool, pools.Pool)
+            and not isinstance(flow.pool, pools.ThreadPool)
         )
+
+    @classmethod
+    def of(cls, flow: _Engine, layout: _Layout) -> _Shared:
+        """The board for the pool behind `flow` (that serves() takes)."""
+        if isinstance(flow, _Futures):
+            return cls(flow.executor, flow.name, layout.count_here)
+        assert isinstance(flow, _Pool)
+        shared = cls(_Submitting(flow.pool), flow.name, layout.count_here)
+        shared.size = flow.size
+        return shared
 
     def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         import concurrent.futures
@@ -442,11 +459,33 @@ class _Shared(_Boarded):
                     yield from self._follow(log, made, order, answer, wait)
                 finally:
                     log.stop[0] = 1  # the processes still counting stop within moments
+                    # and their calls are waited for: a multiprocessing.Pool's terminate()
+                    # (its with block's exit) that kills a process handing its result
+                    # back can wait for ever on the lock that process held
+                    concurrent.futures.wait(made, timeout=_SETTLE)
                     log.release()
         finally:
             os.close(handle)
             if not unlinked:
                 os.unlink(path)
+
+
+class _Submitting:
+    """A multiprocessing.Pool as an executor, for _Shared: submit() is apply_async,
+    whose result the pool's own thread sets on a concurrent.futures Future."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Any:
+        import concurrent.futures
+
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        future.set_running_or_notify_cancel()  # (a call the pool has cannot be cancelled)
+        self.pool.apply_async(
+            function, args, callback=future.set_result, error_callback=future.set_exception
+        )
+        return future
 
 
 def _board_file(size: int) -> tuple[int, str] | None:
@@ -522,7 +561,8 @@ def count_shared(
     """The function a pool's processes run for _Shared, once each: its release and
     core, and how many units of the board at `path` it counted (none, if its
     release or core is not `origin`, or the board is gone); it stops if the process
-    `client` (the count's) is gone."""
+    `client` (the count's) is gone, and removes the board then (a client killed
+    before every call had opened it could not)."""
     import mmap
 
     here = (_version.__version__, _select.IMPLEMENTATION)
@@ -546,10 +586,14 @@ def count_shared(
                 log.release()
     finally:
         os.close(handle)
+    if not _exists(client):
+        with contextlib.suppress(FileNotFoundError):  # (or another process did)
+            os.unlink(path)
     return (*here, counted)
 
 
 _POLL = 0.05  # how often a pool's finished units are read from its board, at most (seconds)
+_SETTLE = 1.0  # how long a count waits, at most, for a board's calls to return at its end
 _boards: dict[int, _Board] = {}  # each count's board, for its forked processes
 _board_keys = itertools.count()
 
@@ -1158,8 +1202,7 @@ def results(
     if forked is not None and isinstance(flow, _Futures):
         layout.flow = flow = _Forked(flow.executor, flow.name, forked, layout.count_here)
     elif _Shared.serves(flow, tasks):
-        assert isinstance(flow, _Futures)
-        layout.flow = flow = _Shared(flow.executor, flow.name, layout.count_here)
+        layout.flow = flow = _Shared.of(flow, layout)
     name = flow.name
     if not pending:
         return
