@@ -80,6 +80,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from . import _assembly, _select, _version
 from ._assembly import Checked, QuadrantTask
 from ._tasks import Task, as_task, count_run, runs, task_bound
+from ._validate import is_engine
 
 if TYPE_CHECKING:
     import random
@@ -209,16 +210,6 @@ def forks_at_submit(workers: object) -> bool:
         return bool(context.get_start_method() == "fork")
     except Exception:  # another pool's context: no promise
         return False
-
-
-def is_engine(workers: object) -> bool:
-    """Whether workers is an engine object count() drives itself: a concurrent.futures
-    executor or anything with ``submit`` (a Dask Client), or a pool with
-    ``imap_unordered`` (multiprocessing's, Ray's)."""
-    return not callable(workers) and (
-        callable(getattr(workers, "submit", None))
-        or callable(getattr(workers, "imap_unordered", None))
-    )
 
 
 # -- the engines ---------------------------------------------------------------------

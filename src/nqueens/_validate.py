@@ -53,13 +53,21 @@ MAX_WORKERS = 1024
 """The most threads count() accepts; it starts no more than the cores it may use."""
 
 
+def is_engine(workers: object) -> bool:
+    """Whether workers is an engine object count() drives itself: a concurrent.futures
+    executor or anything with ``submit`` (a Dask Client), or a pool with
+    ``imap_unordered`` (multiprocessing's, Ray's)."""
+    return not callable(workers) and (
+        callable(getattr(workers, "submit", None))
+        or callable(getattr(workers, "imap_unordered", None))
+    )
+
+
 def check_workers(workers: object) -> int | Callable[..., Any]:
     """Return the threads to start for workers (-1: every core; never more than the
     cores, which is all that CPU-bound threads can use), or workers itself if it is
-    a map-like callable or an engine (an executor, a Dask Client: anything with submit;
-    a pool with imap_unordered)."""
-    engine = ("submit", "imap_unordered")
-    if callable(workers) or any(callable(getattr(workers, name, None)) for name in engine):
+    a map-like callable or an engine (is_engine)."""
+    if callable(workers) or is_engine(workers):
         return workers  # type: ignore[return-value]
     value = as_int(workers, "workers")
     if value == -1:
