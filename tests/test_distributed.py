@@ -439,30 +439,26 @@ def test_only_multiprocessings_process_pools_get_a_board_file():
 @needs_flock
 def test_a_board_whose_client_is_gone_is_removed_by_its_worker():
     # a client killed before every call had opened the board cannot remove it: the
-    # first process to find the client gone does, and counts nothing
+    # first process to find the client gone does, and counts nothing; none of a client
+    # still there
     from nqueens import _executors
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     tasks = subproblems(16)
     units = [_executors.Unit((i,), (tasks[i],)) for i in range(3)]
-    made = _executors._board_file(_executors._Log.size([1, 1, 1]))
-    assert made is not None
-    handle, path = made
-    os.close(handle)
     origin = (nqueens.__version__, nqueens.IMPLEMENTATION)
-    assert _executors.count_shared(path, units, origin, gone.pid)[2] == 0
-    assert not os.path.exists(path)
-    # and none of a client still there
-    made = _executors._board_file(_executors._Log.size([1, 1, 1]))
-    assert made is not None
-    handle, path = made
-    os.close(handle)
-    try:
-        assert _executors.count_shared(path, units, origin, os.getpid())[2] == 3
-        assert os.path.exists(path)
-    finally:
-        os.unlink(path)
+    for client, counted, left in [(gone.pid, 0, False), (os.getpid(), 3, True)]:
+        made = _executors._board_file(_executors._Log.size([1, 1, 1], 0))
+        assert made is not None
+        handle, path = made
+        os.close(handle)
+        try:
+            assert _executors.count_shared(path, units, origin, client)[2] == counted
+            assert os.path.exists(path) == left
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
 
 
 def _lie_here():
@@ -710,6 +706,50 @@ def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, met
     with Submitted(2) as pool:  # the resume sends only what is left
         assert nqueens.count(18, workers=pool, journal=path, verify=0, units=8) == A000170[18]
         assert pool.tasks == total - kept
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+@needs_flock
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kill -9 is POSIX")
+def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path):
+    # a multiprocessing.Pool puts a new process in the place of one killed, and its call
+    # is lost without a word: count() finds the process gone from the board's calls
+    path, victim = tmp_path / "count.sqlite", tmp_path / "victim"
+    with (
+        multiprocessing.get_context("spawn").Pool(
+            2, initializer=_die_at_the_third_unit, initargs=(str(victim),)
+        ) as pool,
+        pytest.raises(
+            nqueens.BrokenWorkers,
+            match=r"stopped: ChildProcessError \(process \d+ died mid-count\).*resumes",
+        ),
+    ):
+        nqueens.count(16, workers=pool, journal=path)
+    kept = finished_tasks(path)
+    total = len(subproblems(16))
+    assert kept < total  # the unit it was counting, at least
+    with Submitted(2) as pool:  # the resume sends only what is left
+        assert nqueens.count(16, workers=pool, journal=path, verify=0, units=8) == A000170[16]
+        assert pool.tasks == total - kept
+
+
+def _die_at_the_third_unit(victim):
+    from nqueens import _executors
+
+    try:
+        os.close(os.open(victim, os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        return  # another process is the one
+    counting = _executors.count_run
+    units = []
+
+    def count_run(tasks, stop, quarter=None, per_thread=None):
+        units.append(len(tasks))
+        if len(units) == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return counting(tasks, stop, quarter, per_thread)
+
+    _executors.count_run = count_run
 
 
 def _kill_one_later(victim, seconds):

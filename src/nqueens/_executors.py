@@ -313,10 +313,15 @@ class _Boarded(_Futures):
                 f"{_select.IMPLEMENTATION} one of this process"
             )
 
+    @property
+    def calls(self) -> int:
+        """The calls made: one a process."""
+        return self.size or 1
+
     def _submit(self, function: Callable[..., Any], *args: Any) -> list[Any]:
         """One call of `function` a process."""
         try:
-            return [self.executor.submit(function, *args) for _ in range(self.size or 1)]
+            return [self.executor.submit(function, *args) for _ in range(self.calls)]
         except Exception as exc:
             if _is_broken(exc):
                 raise self.broken(exc) from None
@@ -349,6 +354,10 @@ class _Boarded(_Futures):
                 for future in made:
                     if future.done():  # a process that died: BrokenProcessPool
                         self._account(future.result())
+                if isinstance(self.executor, _Submitting):  # a pool that says nothing of it
+                    died = log.died()
+                    if died is not None:
+                        raise self.broken(ChildProcessError(f"process {died} died mid-count"))
                 if ended and seen < len(order):
                     break  # every call ended without them: results() refuses that
         except Exception as exc:
@@ -370,7 +379,7 @@ class _Forked(_Boarded):
 
     def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:
         order = [position for call in calls for position in call]  # planned first
-        board = _Board(self.executor._mp_context, payloads, order, self.table())
+        board = _Board(self.executor._mp_context, payloads, order, self.table(), self.calls)
         key = next(_board_keys)
         _boards[key] = board  # the processes fork with it, at the first submit
         try:
@@ -425,7 +434,7 @@ class _Shared(_Boarded):
         order = [position for call in calls for position in call]  # planned first
         units = [payloads[position] for position in order]
         sizes = [len(unit.indices) for unit in units]
-        made_file = _board_file(_Log.size(sizes))
+        made_file = _board_file(_Log.size(sizes, self.calls))
         if made_file is None:  # no room for it: the units go through the queues
             yield from _Futures.stream(self, [order], payloads)
             return
@@ -434,7 +443,7 @@ class _Shared(_Boarded):
         made: list[Any] = []
         try:
             with mmap.mmap(handle, 0) as memory:
-                log = _Log(memory, sizes, _FileLock(handle))
+                log = _Log(memory, sizes, _FileLock(handle), self.calls)
                 origin = (_version.__version__, _select.IMPLEMENTATION)
 
                 def wait(timeout: float) -> None:
@@ -463,7 +472,9 @@ class _Shared(_Boarded):
 
 class _Submitting:
     """A multiprocessing.Pool as an executor, for _Shared: submit() is apply_async,
-    whose result the pool's own thread sets on a concurrent.futures Future."""
+    whose result the pool's own thread sets on a concurrent.futures Future.  Such a
+    pool never says that a process died (it starts another, and the call is lost):
+    _Boarded._follow watches the board's processes instead (_Log.died)."""
 
     def __init__(self, pool: Any) -> None:
         self.pool = pool
@@ -592,25 +603,33 @@ _board_keys = itertools.count()
 class _Log:
     """What the processes of a pool with a board (_Forked, _Shared) share with this
     process, in shared memory, as int64 words: the stop flag (its first byte, the
-    core's), the next unit to take, the units logged, the calls begun, the log of
-    the units finished (in the order they ended), then their counts.  The units
+    core's), the next unit to take, the units logged, the calls begun, the calls
+    planned, the process of each call begun (its pid, 0 once it has ended), the log
+    of the units finished (in the order they ended), then their counts.  The units
     are numbered in the order they are taken; `lock` guards the words between
-    processes."""
+    processes.  This process gives the number of `calls`; a worker reads it."""
 
-    HEAD = 4
+    HEAD = 5
 
-    def __init__(self, memory: Any, sizes: Sequence[int], lock: Any) -> None:
+    def __init__(
+        self, memory: Any, sizes: Sequence[int], lock: Any, calls: int | None = None
+    ) -> None:
         self.words = memoryview(memory).cast("q")
         self.stop = memoryview(memory)[:1]
+        if calls is not None:
+            self.words[4] = calls
+        self.calls = int(self.words[4])
         self.starts = list(itertools.accumulate(sizes, initial=0))
         self.units = len(sizes)
-        self.counts_at = self.HEAD + self.units
+        self.log_at = self.HEAD + self.calls
+        self.counts_at = self.log_at + self.units
         self.lock = lock
 
     @classmethod
-    def size(cls, sizes: Sequence[int]) -> int:
-        """The bytes of the memory for units of these sizes (tasks each)."""
-        return 8 * (cls.HEAD + len(sizes) + sum(sizes))
+    def size(cls, sizes: Sequence[int], calls: int) -> int:
+        """The bytes of the memory for units of these sizes (tasks each), and `calls`
+        calls."""
+        return 8 * (cls.HEAD + calls + len(sizes) + sum(sizes))
 
     def take(
         self,
@@ -623,9 +642,27 @@ class _Log:
         the count's process is gone (a client killed mid-count leaves no process
         counting on); how many this process counted.  `last` is called by the
         process that logs the last unit."""
-        words, stop, lock = self.words, self.stop, self.lock
+        words, lock = self.words, self.lock
         with lock:
-            words[3] += 1
+            call = int(words[3])
+            words[3] = call + 1
+            if call < self.calls:  # (a call more than planned is not watched)
+                words[self.HEAD + call] = os.getpid()
+        try:
+            return self._take(tasks_of, quarter, alive, last)
+        finally:
+            if call < self.calls:
+                with lock:
+                    words[self.HEAD + call] = 0  # ended: not a process that died counting
+
+    def _take(
+        self,
+        tasks_of: Callable[[int], Sequence[Task]],
+        quarter: Any,
+        alive: Callable[[], bool],
+        last: Callable[[], Any] | None,
+    ) -> int:
+        words, stop, lock = self.words, self.stop, self.lock
         counted = 0
         while not stop[0] and alive():
             with lock:
@@ -642,7 +679,7 @@ class _Log:
             words[first : first + len(counts)] = array.array("q", counts)
             with lock:
                 logged = words[2]
-                words[self.HEAD + logged] = item
+                words[self.log_at + logged] = item
                 words[2] = logged + 1
             if logged + 1 == self.units and last is not None:
                 last()
@@ -656,9 +693,17 @@ class _Log:
         if not self.lock.acquire(timeout=_POLL):
             return []
         try:
-            return self.words[self.HEAD + seen : self.HEAD + self.words[2]].tolist()
+            return self.words[self.log_at + seen : self.log_at + self.words[2]].tolist()
         finally:
             self.lock.release()
+
+    def died(self) -> int | None:
+        """A process that began a call and is gone without ending it (killed), or
+        None."""
+        for pid in self.words[self.HEAD : self.log_at].tolist():
+            if pid and not _exists(pid):
+                return int(pid)
+        return None
 
     def begun(self) -> int:
         """How many calls have begun to take units."""
@@ -679,13 +724,15 @@ class _Board:
     the fork), the table, and the _Log in anonymous shared memory, with the
     context's lock, and a semaphore released as the last unit is logged."""
 
-    def __init__(self, context: Any, payloads: Sequence[Unit], order: list[int], quarter: Any):
+    def __init__(
+        self, context: Any, payloads: Sequence[Unit], order: list[int], quarter: Any, calls: int
+    ) -> None:
         import mmap
 
         self.payloads, self.order, self.quarter = payloads, order, quarter
         sizes = [len(payloads[position].indices) for position in order]
-        self.memory = mmap.mmap(-1, _Log.size(sizes))  # shared, zeroed
-        self.log = _Log(self.memory, sizes, context.Lock())
+        self.memory = mmap.mmap(-1, _Log.size(sizes, calls))  # shared, zeroed
+        self.log = _Log(self.memory, sizes, context.Lock(), calls)
         self.ended = context.Semaphore(0)
         self.parent = os.getpid()
         self.origin = (_version.__version__, _select.IMPLEMENTATION)
