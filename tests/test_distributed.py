@@ -796,8 +796,30 @@ def _client_killed_mid_count(script, path, *args):
             child.wait()
         yield child.pid
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)
+        _end_session(child.pid)
+
+
+def _end_session(session):
+    """Kill -9 what is left of a client's session but its resource tracker, which then
+    removes what the client's pool left named (a "forkserver" pool's semaphores, in
+    /dev/shm) and ends; killed with the rest, it left them there for good."""
+    trackers = []
+    for pid in _session_stats(session):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                tracker = b"resource_tracker" in f.read()
+        except OSError:
+            continue  # gone
+        if tracker:
+            trackers.append(pid)
+        else:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and set(trackers) & set(_session_stats(session)):
+        time.sleep(0.01)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(session, signal.SIGKILL)
 
 
 @pytest.mark.native
@@ -813,9 +835,10 @@ def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
             assert pool.tasks == total - kept
 
 
-def _session_cpu(session):
-    """The processor time (clock ticks) of the processes of a session, by pid."""
-    ticks = {}
+def _session_stats(session):
+    """The fields of /proc/PID/stat past the name of the live processes of a session
+    (not zombies), by pid."""
+    found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -823,9 +846,17 @@ def _session_cpu(session):
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue  # gone
-            if int(fields[3]) == session:  # its session id
-                ticks[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
-    return ticks
+            if int(fields[3]) == session and fields[0] != "Z":  # its session id, alive
+                found[int(entry)] = fields
+    return found
+
+
+def _session_cpu(session):
+    """The processor time (clock ticks) of the processes of a session, by pid."""
+    return {
+        pid: int(fields[11]) + int(fields[12])  # utime + stime
+        for pid, fields in _session_stats(session).items()
+    }
 
 
 BOARD_CLIENT = """
