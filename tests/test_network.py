@@ -46,6 +46,35 @@ def ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["ip", *args], capture_output=True, text=True, check=check)
 
 
+def _segments() -> list[str]:
+    """MPICH's shared memory segments in /dev/shm."""
+    with contextlib.suppress(FileNotFoundError):
+        return [name for name in os.listdir("/dev/shm") if name.startswith("mpich_shm_")]
+    return []
+
+
+def _remove_orphaned_segments(before: set[str]) -> None:
+    """Remove the segments made since `before`, once no process maps them: ranks killed
+    -9 cannot (a run cut off left 3 MB in /dev/shm for good).  A process still alive
+    after 10 s keeps its own."""
+    deadline = time.monotonic() + 10
+    while True:
+        mapped = set()
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                with contextlib.suppress(OSError), open(f"/proc/{entry}/maps") as maps:
+                    mapped.update(
+                        line.rsplit("/", 1)[-1].strip() for line in maps if "/dev/shm/" in line
+                    )
+        made = set(_segments()) - before
+        for name in made - mapped:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"/dev/shm/{name}")
+        if not made & mapped or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
+
+
 class Network:
     """A bridge here and one namespace per host, each with a veth pair to the bridge."""
 
@@ -55,6 +84,7 @@ class Network:
         self.bridge = f"nqb{self.tag}"
         self.hosts: dict[str, tuple[str, str]] = {}  # name -> (namespace, link here)
         self.processes: list[subprocess.Popen[bytes]] = []
+        self.segments = set(_segments())  # MPICH's, in /dev/shm, before
 
     def address(self, host: int) -> str:
         return SUBNET.format(self.net, host)
@@ -150,9 +180,15 @@ class Network:
                 os.killpg(process.pid, 9)
             process.wait()
         for space, here in self.hosts.values():
+            # and what else runs there (an MPI rank cut off, and its proxy, outlive
+            # mpiexec killed -9, in sessions of their own, and would the namespace)
+            for pid in ip("netns", "pids", space, check=False).stdout.split():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(pid), 9)
             ip("link", "del", here, check=False)
             ip("netns", "del", space, check=False)
         ip("link", "del", self.bridge, check=False)
+        _remove_orphaned_segments(self.segments)
 
 
 @pytest.fixture
