@@ -1,5 +1,5 @@
-/* What two ways of cutting an odd board (n = 2h + 1) would cost the quadrant core,
- * counted before building either (BENCHMARKS.md, "An odd split, estimated").
+/* What three ways of cutting an odd board (n = 2h + 1) would cost the quadrant core,
+ * counted before building any (BENCHMARKS.md, "An odd split, estimated").
  *
  *   cc -O2 -o odd_splits bench/odd_splits.c && ./odd_splits 17 cross
  *
@@ -12,13 +12,18 @@
  *         left to the halves, north the first h of them (an h + 1 row quadrant with a
  *         hole at r), and the flip left to right, which maps E to its complement,
  *         halves the row sets: only those with the first free row east, weight 2.
+ * rect    no queen placed first: the middle column is east's, the middle row south's,
+ *         so the quadrants are h x h (north-west), h x (h + 1), (h + 1) x h and
+ *         (h + 1) x (h + 1); the flip top to bottom keeps the columns' cut and maps a
+ *         row set to its mirror image, so only the lesser of the two is counted,
+ *         weight 2 (1 for a row set its own mirror).
  *
  * For every row set E (the rows whose queen is east) of every job, each side's join
  * products (sum over column subsets S of its north placements on S times its south
  * placements on the rest) and its half-boards (the products that fit: what the core
  * keeps, slices or matches), and the pairs sum |east| x |west| that matching tests.
  * With "check" it also pairs the half-boards one by one and prints the solutions
- * (A000170; small n only), so that both cuts are shown to count every solution once.
+ * (A000170; small n only), so that each cut is shown to count every solution once.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +32,7 @@
 
 typedef uint64_t u64;
 
-static int n, h, check;
+static int n, h, check, east_from;  /* east_from: the first east column */
 static u64 fixed1, fixed2;  /* the diagonals of the queens placed first: row + col, row - col + n - 1 */
 static unsigned fixed_cols;
 static int cols[32], ncols;  /* the side's free columns */
@@ -81,7 +86,7 @@ static u64 side(const int *rows, int count, int north_rows, int east)
     /* the join products and half-boards of one side of a row set; rows sorted, the
      * first north_rows of them north */
     ncols = 0;
-    for (int c = east ? h + 1 : 0; c < (east ? n : h); c++)
+    for (int c = east ? east_from : 0; c < (east ? n : h); c++)
         if (!(fixed_cols >> c & 1))
             cols[ncols++] = c;
     size_t subsets = (size_t)1 << ncols;
@@ -198,18 +203,38 @@ static int middles(void)
     return h + 1;
 }
 
+static int rects(void)
+{
+    int free_rows[32];
+    for (int i = 0; i < n; i++)
+        free_rows[i] = i;
+    for (unsigned m = 0; m < 1u << n; m++) {
+        if (__builtin_popcount(m) != h + 1)
+            continue;
+        unsigned mirror = 0;
+        for (int i = 0; i < n; i++)
+            mirror |= (m >> i & 1u) << (n - 1 - i);
+        if (mirror < m)
+            continue;  /* counted as its mirror image */
+        row_set(free_rows, n, m, h - 1, mirror == m ? 1 : 2);
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     n = argc > 2 ? atoi(argv[1]) : 0;
-    if (n < 5 || n > 21 || n % 2 == 0 || (strcmp(argv[2], "cross") && strcmp(argv[2], "middle"))) {
-        fprintf(stderr, "usage: odd_splits N cross|middle [check], N odd, 5..21\n");
+    if (n < 5 || n > 21 || n % 2 == 0 ||
+        (strcmp(argv[2], "cross") && strcmp(argv[2], "middle") && strcmp(argv[2], "rect"))) {
+        fprintf(stderr, "usage: odd_splits N cross|middle|rect [check], N odd, 5..21\n");
         return 2;
     }
     h = n / 2;
     check = argc > 3 && !strcmp(argv[3], "check");
     by_subset[0] = malloc(((size_t)1 << (h + 1)) * sizeof(u64));
     by_subset[1] = malloc(((size_t)1 << (h + 1)) * sizeof(u64));
-    int jobs = strcmp(argv[2], "cross") ? middles() : crosses();
+    east_from = strcmp(argv[2], "rect") ? h + 1 : h;
+    int jobs = !strcmp(argv[2], "rect") ? rects() : strcmp(argv[2], "cross") ? middles() : crosses();
     printf("n=%d %s jobs=%d row_sets=%.0f joins_east=%.0f kept_east=%.0f joins_west=%.0f "
            "kept_west=%.0f pairs=%.0f", n, argv[2], jobs, row_sets, joins[1], kept[1], joins[0],
            kept[0], pairs);
