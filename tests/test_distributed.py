@@ -804,7 +804,7 @@ def _end_session(session):
     removes what the client's pool left named (a "forkserver" pool's semaphores, in
     /dev/shm) and ends; killed with the rest, it left them there for good."""
     trackers = []
-    for pid in _session_stats(session):
+    for pid in _alive(session):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
                 tracker = b"resource_tracker" in f.read()
@@ -816,7 +816,7 @@ def _end_session(session):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and set(trackers) & set(_session_stats(session)):
+    while time.monotonic() < deadline and set(trackers) & _alive(session):
         time.sleep(0.01)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(session, signal.SIGKILL)
@@ -836,8 +836,8 @@ def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
 
 
 def _session_stats(session):
-    """The fields of /proc/PID/stat past the name of the live processes of a session
-    (not zombies), by pid."""
+    """The fields of /proc/PID/stat past the name of the processes of a session, by
+    pid (the first: its state, Z for a zombie)."""
     found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -846,9 +846,14 @@ def _session_stats(session):
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue  # gone
-            if int(fields[3]) == session and fields[0] != "Z":  # its session id, alive
+            if int(fields[3]) == session:  # its session id
                 found[int(entry)] = fields
     return found
+
+
+def _alive(session):
+    """The pids of a session's processes that have not ended (zombies have)."""
+    return {pid for pid, fields in _session_stats(session).items() if fields[0] != "Z"}
 
 
 def _session_cpu(session):
