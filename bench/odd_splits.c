@@ -1,5 +1,6 @@
 /* What three ways of cutting an odd board (n = 2h + 1) would cost the quadrant core,
- * counted before building any (BENCHMARKS.md, "An odd split, estimated").
+ * counted before building any (BENCHMARKS.md, "another cut of the odd board, counted before
+ * building it").
  *
  *   cc -O2 -o odd_splits bench/odd_splits.c && ./odd_splits 17 cross
  *
