@@ -330,6 +330,43 @@ def test_a_forking_pool_takes_its_units_from_shared_memory(units):
         assert pool.submitted[2:] == ["count_shared", "count_shared"]
 
 
+def _verified(path):
+    """How many of a journal's rows were counted twice, and how many rows it has."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        rows = [verified for (verified,) in db.execute("SELECT verified FROM done")]
+    return sum(rows), len(rows)
+
+
+@pytest.mark.native  # quadrant tasks: the compiled core's only
+def test_a_pool_forked_for_the_count_counts_nothing_twice_unless_asked(tmp_path):
+    # its processes are copies of this one, counting with its core and table, and
+    # their counts come back through memory shared with it, as threads' do: by
+    # default nothing is counted twice; verify= asks for it all the same
+    fork = multiprocessing.get_context("fork")
+    with Recorded("fork") as pool:
+        assert nqueens.count(16, workers=pool, journal=tmp_path / "new.sqlite") == A000170[16]
+        assert pool.submitted == ["count_forked", "count_forked"]
+        twice, rows = _verified(tmp_path / "new.sqlite")
+        assert twice == 0 and rows > 100
+        # forked already, for another count: its results come through a file and are
+        # checked, as those of any pool that did not fork for the count
+        assert nqueens.count(16, workers=pool, journal=tmp_path / "kept.sqlite") == A000170[16]
+        assert pool.submitted[2:] == ["count_shared", "count_shared"]
+        twice, rows = _verified(tmp_path / "kept.sqlite")
+        assert 4 <= twice < rows
+    with ProcessPoolExecutor(2, mp_context=fork) as pool:
+        assert (
+            nqueens.count(16, workers=pool, journal=tmp_path / "asked.sqlite", verify=0.02)
+            == A000170[16]
+        )
+        twice, rows = _verified(tmp_path / "asked.sqlite")
+        assert 4 <= twice < rows
+    with ThreadPoolExecutor(2) as threads:  # not a fork: checked by default
+        assert nqueens.count(14, workers=threads, journal=tmp_path / "t.sqlite") == A000170[14]
+        twice, rows = _verified(tmp_path / "t.sqlite")
+        assert 4 <= twice < rows
+
+
 @pytest.fixture
 def boards(monkeypatch):
     """The board files this test's counts make (whatever other tests run beside it)."""
@@ -527,7 +564,8 @@ def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_pa
         ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool,
         pytest.raises(nqueens.ExecutorError, match=r"this process|counted again"),
     ):
-        nqueens.count(16, workers=pool, journal=path)
+        # (checked when asked: by default such a pool is trusted as threads are)
+        nqueens.count(16, workers=pool, journal=path, verify=0.02)
     assert finished_tasks(path) == 0  # nothing handed on before a check agreed
     monkeypatch.setattr(_executors, "count_run", _failing_run)
     with (

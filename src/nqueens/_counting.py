@@ -182,7 +182,7 @@ def count(
     progress: bool = False,
     depth: int | None = None,
     placed: Placed | None = None,
-    verify: float = VERIFY_DEFAULT,
+    verify: float | None = None,
     units: int | None = None,
 ) -> int:
     """Return the number of ways to place n non-attacking queens on an n x n board.
@@ -219,7 +219,7 @@ def count(
     (not a multiple of its subproblem's weight, or above its bound) raises
     nqueens.ExecutorError (a RuntimeError) and is never journalled; so does
     a whole-board total that breaks the symmetries every count keeps.
-    ``verify`` (0 to 1, default 0.02) is the share of subproblems counted
+    ``verify`` (0 to 1; default 0.02, see below) is the share of subproblems counted
     twice, chosen at random per call and never fewer than 4: those whose pace
     is measured here and one of the first results (before any result is kept,
     so that workers wrong on every unit commit nothing) in this process, the
@@ -230,6 +230,11 @@ def count(
     Dask task whose workers kept dying) raise nqueens.BrokenWorkers (an
     ExecutorError): what they finished stays in the journal.  Threads (an
     int ``workers``) run this process's own core: ``verify`` does not apply.
+    Nor does its default (None) to a ``ProcessPoolExecutor`` on the "fork"
+    start method that forks its processes for this count: they are copies of
+    this process, counting with its core and its table, and their counts come
+    back through memory shared with it, as threads' do, not through the pool
+    (``verify=0.02`` asks for the check all the same).
 
     ``journal`` names a SQLite file that records each finished subproblem as
     it finishes, with the release and core that counted it and whether it
@@ -265,7 +270,8 @@ def count(
     placed
         Queens already on the board, row -> column, 0-based.
     verify
-        The share of subproblems that workers beyond this process count twice.
+        The share of subproblems that workers beyond this process count twice
+        (default: 0.02; none on a "fork" process pool new to this count).
     units
         How many units the work is cut into for such workers.
 
@@ -339,8 +345,10 @@ def count(
     return _burnside(n, total, counting.symmetric) if unique else total
 
 
-def check_verify(verify: object) -> float:
-    """verify as a float from 0 to 1, or TypeError / ValueError."""
+def check_verify(verify: object) -> float | None:
+    """verify as a float from 0 to 1 (None: the default), or TypeError / ValueError."""
+    if verify is None:
+        return None
     if isinstance(verify, bool) or not isinstance(verify, (int, float)):
         raise TypeError(f"verify must be a number from 0 to 1, not {type(verify).__name__}")
     if not 0 <= verify <= 1:  # also refuses nan
@@ -384,7 +392,7 @@ class _Count:
         depth: int | None,
         unique: bool,
         root: Subproblem | None,
-        verify: float,
+        verify: float | None,
         units: int | None = None,
     ) -> None:
         self.n, self.pool, self.progress, self.depth = n, pool, progress, depth
@@ -585,7 +593,14 @@ class _Count:
         forked: Callable[[], Any] | None = None
         quadrant = bool(tasks) and isinstance(tasks[0], _assembly.QuadrantTask)
         symmetric = self.symmetric
-        if quadrant and _executors.forks_at_submit(pool):
+        forking = quadrant and _executors.forks_at_submit(pool)
+        verify = self.verify
+        if verify is None:
+            # a pool that forks now counts with this process's core and table, and its
+            # counts come back through memory shared with it (_Forked), as threads'
+            # do: nothing to count twice, unless asked
+            verify = 0.0 if forking else VERIFY_DEFAULT
+        if forking:
             if symmetric is not None:  # beside the table's build, after the split
                 symmetric.start()
 
@@ -608,11 +623,11 @@ class _Count:
                 ready = self._here  # the table, built while the first units count (False: none)
             if symmetric is not None:
                 symmetric.settle()  # nothing of ours may run at a fork at the first submit
-        if self.verify == 0 and self.units is not None:
+        if verify == 0 and self.units is not None:
             local = None  # nothing to check or measure here (no table, but for a fork)
         with lend:
             yield from _executors.results(
-                pool, tasks, pending, self.verify, local, _rng(), self.units, ready, forked
+                pool, tasks, pending, verify, local, _rng(), self.units, ready, forked
             )
 
     def _check_resumed(self, tasks: Sequence[Task], done: dict[int, Row], book: Journal) -> None:
