@@ -1,6 +1,7 @@
 """A process pool against two threads: count(n) in whole processes, paired, medians.
 
-    python bench/pools.py [--rounds R] [--kept] [--multiprocessing] [N [METHOD ...]]
+    python bench/pools.py [--rounds R] [--kept] [--multiprocessing] [--map]
+                          [--verify SHARE] [N [METHOD ...]]
 
 Each round runs, in processes of their own, `count(n, workers=2)` and then
 `count(n, workers=pool)` for a `ProcessPoolExecutor(2)` on each start method
@@ -9,11 +10,14 @@ Each round runs, in processes of their own, `count(n, workers=2)` and then
 each process prints the seconds of the timed count alone.  A new pool each count
 by default (its processes' start is part of its time, as in a script that makes
 one); --kept times a second count on a pool that has counted once (its
-processes up, their tables kept).  It prints, for each method, the median time
-and the median and quartiles of the ratio threads / pool of each round (1.0:
-as fast as two threads), in Markdown.  Compare ratios from one run only: the
-machines are shared and noisy.  #24's aim: a new "fork" pool at least 0.95x at
-n = 18 (BENCHMARKS.md has the figures).
+processes up, their tables kept); --map passes the pool's bound map, as
+`workers=pool.map`; --verify SHARE times each method's pool a second time
+in the same rounds, with `verify=SHARE` (the default checks nothing twice on
+a new "fork" pool: --verify 0.02 gives the checks' cost).  It prints, for
+each pool, the median time and the median and quartiles of the ratio threads
+/ pool of each round (1.0: as fast as two threads), in Markdown.  Compare
+ratios from one run only: the machines are shared and noisy.  #24's aim: a
+new "fork" pool at least 0.95x at n = 18 (BENCHMARKS.md has the figures).
 """
 
 from __future__ import annotations
@@ -41,9 +45,9 @@ if __name__ == "__main__":
     started = time.perf_counter()
     with {make} as pool:
         if {kept}:
-            nqueens.count({n}, workers=pool)
+            nqueens.count({n}, workers=pool{how})
             started = time.perf_counter()
-        nqueens.count({n}, workers=pool)
+        nqueens.count({n}, workers=pool{how})
         print(time.perf_counter() - started)
 """
 
@@ -63,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--multiprocessing", action="store_true", help="a multiprocessing.Pool, not an executor"
     )
+    parser.add_argument("--map", action="store_true", help="workers=pool.map, not the pool")
+    parser.add_argument(
+        "--verify", type=float, metavar="SHARE", help="each pool again with verify=SHARE"
+    )
     args = parser.parse_args(argv)
     methods = args.methods or multiprocessing.get_all_start_methods()
     codes = {"threads": THREADS.format(n=args.n)}
@@ -73,7 +81,13 @@ def main(argv: list[str] | None = None) -> int:
             if args.multiprocessing
             else f"ProcessPoolExecutor(2, mp_context={context})"
         )
-        codes[method] = POOL.format(n=args.n, make=make, kept=args.kept)
+        how = ".map" if args.map else ""
+        codes[method] = POOL.format(n=args.n, make=make, kept=args.kept, how=how)
+        if args.verify is not None:
+            how += f", verify={args.verify!r}"
+            codes[f"{method}, verify={args.verify}"] = POOL.format(
+                n=args.n, make=make, kept=args.kept, how=how
+            )
     times: dict[str, list[float]] = {name: [] for name in codes}
     for round_ in range(args.rounds):
         order = list(codes) if round_ % 2 else list(codes)[::-1]
@@ -87,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("| start method | pool (median) | threads / pool | quartiles |")
     print("|---|---:|---:|---:|")
-    for method in methods:
+    for method in list(codes)[1:]:
         ratios = sorted(t / p for t, p in zip(times["threads"], times[method]))
         quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
         print(
