@@ -7,6 +7,7 @@ import gc
 import multiprocessing
 import os
 import pickle
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -812,12 +813,17 @@ if __name__ == "__main__":
 def _client_killed_mid_count(script, path, *args):
     """A client running `script` (with the journal `path`, then `args`), killed (kill
     -9) once its journal has a row; its pool's processes, orphaned, are killed after
-    the block."""
+    the block, and its temporary files removed."""
+    # its temporary files in a folder of their own: a client killed cannot remove its
+    # multiprocessing folder (a "forkserver" pool's socket), left in /tmp each run
+    # before (a short path: a socket's is at most 107 bytes)
+    scratch = tempfile.mkdtemp(prefix="nqclient-")
     # in a session of its own: its pool's processes go with the session at the end
     child = subprocess.Popen(
         [sys.executable, str(script), str(path), *args],
         stdout=subprocess.DEVNULL,
         start_new_session=True,
+        env={**os.environ, "TMPDIR": scratch},
     )
     try:
         try:
@@ -835,6 +841,7 @@ def _client_killed_mid_count(script, path, *args):
         yield child.pid
     finally:
         _end_session(child.pid)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _end_session(session):
