@@ -15,6 +15,7 @@ root and sets NQUEENS_CLUSTER_TESTS=required, which turns a skip into a failure.
 from __future__ import annotations
 
 import contextlib
+import glob
 import importlib.util
 import os
 import random
@@ -75,6 +76,23 @@ def _remove_orphaned_segments(before: set[str]) -> None:
         time.sleep(0.05)
 
 
+def _topologies() -> set[str]:
+    """The topology files MPICH's proxies write, always in /tmp (TMPDIR or not)."""
+    return set(glob.glob("/tmp/hydra_hwloc_xmlfile_*"))
+
+
+def _open_files() -> set[str]:
+    """What the processes here hold open, by path."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                for fd in os.listdir(f"/proc/{entry}/fd"):
+                    with contextlib.suppress(OSError):
+                        found.add(os.readlink(f"/proc/{entry}/fd/{fd}"))
+    return found
+
+
 class Network:
     """A bridge here and one namespace per host, each with a veth pair to the bridge."""
 
@@ -85,6 +103,7 @@ class Network:
         self.hosts: dict[str, tuple[str, str]] = {}  # name -> (namespace, link here)
         self.processes: list[subprocess.Popen[bytes]] = []
         self.segments = set(_segments())  # MPICH's, in /dev/shm, before
+        self.topologies = _topologies()  # and its proxies' files in /tmp
 
     def address(self, host: int) -> str:
         return SUBNET.format(self.net, host)
@@ -189,6 +208,10 @@ class Network:
             ip("netns", "del", space, check=False)
         ip("link", "del", self.bridge, check=False)
         _remove_orphaned_segments(self.segments)
+        # a proxy killed leaves its topology file (5 KB, two a run of the MPI test)
+        for path in _topologies() - self.topologies - _open_files():
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
 
 
 @pytest.fixture
