@@ -230,11 +230,11 @@ def count(
     Dask task whose workers kept dying) raise nqueens.BrokenWorkers (an
     ExecutorError): what they finished stays in the journal.  Threads (an
     int ``workers``) run this process's own core: ``verify`` does not apply.
-    Nor does its default (None) to a ``ProcessPoolExecutor`` on the "fork"
-    start method that forks its processes for this count: they are copies of
-    this process, counting with its core and its table, and their counts come
-    back through memory shared with it, as threads' do, not through the pool
-    (``verify=0.02`` asks for the check all the same).
+    Nor does its default (None) apply to a ``ProcessPoolExecutor`` on the
+    "fork" start method that forks its processes for this count: they are
+    copies of this process, counting with its core and its table, and their
+    counts come back through memory shared with it, as threads' do, not
+    through the pool (``verify=0.02`` asks for the check all the same).
 
     ``journal`` names a SQLite file that records each finished subproblem as
     it finishes, with the release and core that counted it and whether it
