@@ -256,6 +256,9 @@ def test_the_crosses_are_one_per_orbit(n):
     assert sum(c.weight for c in found) == 1 + len(every)
     assert found[0].queens == ((h, h),) and found[0].symmetric
     assert all(c.weight == 8 and not c.symmetric for c in found[1:])
+    for cross in found[1:]:  # each counted as the image crosses() says
+        (middle_row, c), (r, middle_column) = cross.queens
+        assert middle_row == middle_column == h and r < c < h
 
 
 @pytest.mark.native
