@@ -28,7 +28,9 @@
  * nq_join_rows: the same for several north placements, while room lasts (v3
  * and v4 hold a south list of up to 8 in registers for all of them); nq_join_spans,
  * the one the core calls: nq_join_rows for a batch of (north, south) spans,
- * inlined, so that the many short joins of a row set cost one call.
+ * inlined, so that the many short joins of a row set cost one call; with
+ * `swap`, the south placements of each span take the north ones' part (the
+ * same half-boards, in another order).
  * They may write past what they keep: nq_place never past `count` + 3 words
  * from where it starts, nq_join_spans never past the sum of its spans' products
  * and NQ_JOIN_SLACK words more (v3 stores four lanes whole).
@@ -201,20 +203,24 @@ static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
  * room for the sum of the spans' products (the most they can keep and write) */
 #define NQ_JOIN_SPANS_BODY(ROWS)                                                  \
     size_t written = 0, used;                                                     \
+    const uint64_t *o1 = swap ? b1 : a1, *o2 = swap ? b2 : a2;                    \
+    const uint64_t *op = swap ? bp : ap, *i1 = swap ? a1 : b1;                    \
+    const uint64_t *i2 = swap ? a2 : b2, *ip = swap ? ap : bp;                    \
+    const size_t outer = swap ? 1 : 0;                                            \
     for (size_t s = 0; s < count; s++) {                                          \
-        const size_t a = (size_t)(spans[2 * s] & 0xFFFFFFFFu);                    \
-        const size_t na = (size_t)(spans[2 * s] >> 32) - a;                       \
-        const size_t b = (size_t)(spans[2 * s + 1] & 0xFFFFFFFFu);                \
-        const size_t nb = (size_t)(spans[2 * s + 1] >> 32) - b;                   \
-        written += ROWS(dest + written, (size_t)-1, a1 + a, a2 + a, ap + a, na,   \
-                        b1 + b, b2 + b, bp + b, nb, &used);                        \
+        const size_t a = (size_t)(spans[2 * s + outer] & 0xFFFFFFFFu);            \
+        const size_t na = (size_t)(spans[2 * s + outer] >> 32) - a;               \
+        const size_t b = (size_t)(spans[2 * s + 1 - outer] & 0xFFFFFFFFu);        \
+        const size_t nb = (size_t)(spans[2 * s + 1 - outer] >> 32) - b;           \
+        written += ROWS(dest + written, (size_t)-1, o1 + a, o2 + a, op + a, na,   \
+                        i1 + b, i2 + b, ip + b, nb, &used);                        \
     }                                                                             \
     return written;
 
 #define NQ_JOIN_SPANS_ARGS                                                        \
     uint64_t *dest, const uint64_t *a1, const uint64_t *a2, const uint64_t *ap,   \
         const uint64_t *b1, const uint64_t *b2, const uint64_t *bp,               \
-        const uint64_t *spans, size_t count
+        const uint64_t *spans, size_t count, int swap
 
 /* nq_slice: the tables of `groups` groups of stored masks (bits bits each),
  * the last group padded with masks that hold every bit (they meet only an
@@ -1207,14 +1213,14 @@ static size_t nq_join_spans(NQ_JOIN_SPANS_ARGS)
 #if NQ_DISPATCH
     switch (nq_level()) {
     case NQ_V4:
-        return nq_join_spans_v4(dest, a1, a2, ap, b1, b2, bp, spans, count);
+        return nq_join_spans_v4(dest, a1, a2, ap, b1, b2, bp, spans, count, swap);
     case NQ_V3:
-        return nq_join_spans_v3(dest, a1, a2, ap, b1, b2, bp, spans, count);
+        return nq_join_spans_v3(dest, a1, a2, ap, b1, b2, bp, spans, count, swap);
     default:
         break;
     }
 #endif
-    return nq_join_spans_plain(dest, a1, a2, ap, b1, b2, bp, spans, count);
+    return nq_join_spans_plain(dest, a1, a2, ap, b1, b2, bp, spans, count, swap);
 }
 
 static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
