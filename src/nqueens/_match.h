@@ -22,11 +22,16 @@
  *
  * nq_place: a quadrant's table entries (d1 | d2 << 32, its own diagonals)
  * shifted onto the board, those clear of the holes (and, for on_long 0 or
- * 1, those off or on a long diagonal) written to o1, o2 (the diagonals) and
- * op (packed); returns how many.  nq_join: for one north placement a, the
- * half-boards a + b of the south placements b it does not attack, packed;
- * nq_join_rows: the same for several north placements, while room lasts (v3
- * and v4 hold a south list of up to 8 in registers for all of them); nq_join_spans,
+ * 1, those off or on a long diagonal) written to op as one word each: the
+ * packed mask (the diagonals where the halves overlap, bits 0 .. jat - 1)
+ * and above it the diagonals where the north and south quadrants of a half
+ * overlap (jbits of d1, then jbits of d2), so that a north and a south
+ * placement of a half attack each other exactly when their words share a
+ * bit; returns how many.  nq_join: for one north placement a, the half-boards
+ * (a | b) & mask of the south placements b it does not attack (mask: the
+ * packed bits); nq_join_rows: the same for several north placements, while
+ * room lasts (v3 and v4 hold a south list of up to 8 in registers for all of
+ * them); nq_join_spans,
  * the one the core calls: nq_join_rows for a batch of (north, south) spans,
  * inlined, so that the many short joins of a row set cost one call; with
  * `swap`, the south placements of each span take the north ones' part (the
@@ -68,7 +73,8 @@ enum { NQ_BASELINE = 0, NQ_V3 = 1, NQ_V4 = 2 };
 typedef struct {
     int s1, s2;         /* the shifts that put a quadrant's diagonals on the board */
     int lo1, lo2, bits; /* the overlap of the halves: d1 from lo1, d2 from lo2, bits each */
-    uint64_t holes1, holes2, long_bit, full;
+    int jlo1, jlo2, jbits, jat; /* the overlap of a half's quadrants, put at bit jat */
+    uint64_t holes1, holes2, long_bit, full, jfull;
 } nq_frame;
 
 /* the plain matching counts the bits of a word's bytes (a few shifts, ANDs and
@@ -167,9 +173,9 @@ static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
     for (size_t i = 0; i < count; i++) {                                          \
         const uint64_t d1 = (entry[i] & 0xFFFFFFFFULL) << f->s1;                  \
         const uint64_t d2 = (entry[i] >> 32) << f->s2;                            \
-        o1[k] = d1;                                                               \
-        o2[k] = d2;                                                               \
-        op[k] = ((d1 >> f->lo1) & f->full) | (((d2 >> f->lo2) & f->full) << f->bits); \
+        op[k] = ((d1 >> f->lo1) & f->full) | (((d2 >> f->lo2) & f->full) << f->bits) \
+                | (((d1 >> f->jlo1) & f->jfull) << f->jat)                        \
+                | (((d2 >> f->jlo2) & f->jfull) << (f->jat + f->jbits));          \
         k += ((d1 & f->holes1) | (d2 & f->holes2)) == 0                           \
              && (on_long < 0 || (((d1 | d2) & f->long_bit) != 0) == on_long);     \
     }                                                                             \
@@ -178,8 +184,8 @@ static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
 #define NQ_JOIN_BODY                                                              \
     size_t k = 0;                                                                 \
     for (size_t j = 0; j < width; j++) {                                          \
-        dest[k] = pa | bp[j];                                                     \
-        k += ((a1 & b1[j]) | (a2 & b2[j])) == 0;                                  \
+        dest[k] = (a | b[j]) & mask;                                              \
+        k += (a & b[j]) == 0;                                                     \
     }                                                                             \
     return k;
 
@@ -188,14 +194,13 @@ static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
 #define NQ_JOIN_ROWS_BODY(JOIN)                                                   \
     size_t written = 0, i = 0;                                                    \
     for (; i < na && room - written >= width; i++)                                \
-        written += JOIN(dest + written, a1[i], a2[i], ap[i], b1, b2, bp, width);  \
+        written += JOIN(dest + written, a[i], b, width, mask);                    \
     *used = i;                                                                    \
     return written;
 
 #define NQ_JOIN_ROWS_ARGS                                                         \
-    uint64_t *dest, size_t room, const uint64_t *a1, const uint64_t *a2,          \
-        const uint64_t *ap, size_t na, const uint64_t *b1, const uint64_t *b2,    \
-        const uint64_t *bp, size_t width, size_t *used
+    uint64_t *dest, size_t room, const uint64_t *a, size_t na, const uint64_t *b, \
+        size_t width, uint64_t mask, size_t *used
 
 /* nq_join_rows for each span in turn: span s joins the north placements of
  * spans[2s] with the south placements of spans[2s+1], each word a range
@@ -203,24 +208,21 @@ static NQ_INLINE uint64_t nq_match_group_plain(const uint64_t *t, int chunks,
  * room for the sum of the spans' products (the most they can keep and write) */
 #define NQ_JOIN_SPANS_BODY(ROWS)                                                  \
     size_t written = 0, used;                                                     \
-    const uint64_t *o1 = swap ? b1 : a1, *o2 = swap ? b2 : a2;                    \
-    const uint64_t *op = swap ? bp : ap, *i1 = swap ? a1 : b1;                    \
-    const uint64_t *i2 = swap ? a2 : b2, *ip = swap ? ap : bp;                    \
+    const uint64_t *outer_list = swap ? b : a, *inner_list = swap ? a : b;        \
     const size_t outer = swap ? 1 : 0;                                            \
     for (size_t s = 0; s < count; s++) {                                          \
-        const size_t a = (size_t)(spans[2 * s + outer] & 0xFFFFFFFFu);            \
-        const size_t na = (size_t)(spans[2 * s + outer] >> 32) - a;               \
-        const size_t b = (size_t)(spans[2 * s + 1 - outer] & 0xFFFFFFFFu);        \
-        const size_t nb = (size_t)(spans[2 * s + 1 - outer] >> 32) - b;           \
-        written += ROWS(dest + written, (size_t)-1, o1 + a, o2 + a, op + a, na,   \
-                        i1 + b, i2 + b, ip + b, nb, &used);                        \
+        const size_t first = (size_t)(spans[2 * s + outer] & 0xFFFFFFFFu);        \
+        const size_t na = (size_t)(spans[2 * s + outer] >> 32) - first;           \
+        const size_t second = (size_t)(spans[2 * s + 1 - outer] & 0xFFFFFFFFu);   \
+        const size_t nb = (size_t)(spans[2 * s + 1 - outer] >> 32) - second;      \
+        written += ROWS(dest + written, (size_t)-1, outer_list + first, na,       \
+                        inner_list + second, nb, mask, &used);                     \
     }                                                                             \
     return written;
 
 #define NQ_JOIN_SPANS_ARGS                                                        \
-    uint64_t *dest, const uint64_t *a1, const uint64_t *a2, const uint64_t *ap,   \
-        const uint64_t *b1, const uint64_t *b2, const uint64_t *bp,               \
-        const uint64_t *spans, size_t count, int swap
+    uint64_t *dest, const uint64_t *a, const uint64_t *b, const uint64_t *spans,  \
+        size_t count, int swap, uint64_t mask
 
 /* nq_slice: the tables of `groups` groups of stored masks (bits bits each),
  * the last group padded with masks that hold every bit (they meet only an
@@ -285,14 +287,13 @@ static inline void nq_slice_group_plain(const uint64_t *stored, size_t left, int
     const uint64_t *stored, size_t size, int bits, uint64_t *tables, size_t groups, int half
 
 static size_t nq_place_plain(const uint64_t *entry, size_t count, const nq_frame *f,
-                             int on_long, uint64_t *o1, uint64_t *o2, uint64_t *op)
+                             int on_long, uint64_t *op)
 {
     NQ_PLACE_BODY
 }
 
-static size_t nq_join_plain(uint64_t *dest, uint64_t a1, uint64_t a2, uint64_t pa,
-                            const uint64_t *b1, const uint64_t *b2, const uint64_t *bp,
-                            size_t width)
+static size_t nq_join_plain(uint64_t *dest, uint64_t a, const uint64_t *b, size_t width,
+                            uint64_t mask)
 {
     NQ_JOIN_BODY
 }
@@ -597,14 +598,17 @@ NQ_TARGET_V3 static size_t nq_empty_v3(const uint64_t *items, size_t count)
  * packed by a permutation and the registers stored whole (a store at k <= i in
  * the round of entry i: up to 3 words past `count`) */
 NQ_TARGET_V3 static size_t nq_place_v3(const uint64_t *entry, size_t count,
-                                       const nq_frame *f, int on_long, uint64_t *o1,
-                                       uint64_t *o2, uint64_t *op)
+                                       const nq_frame *f, int on_long, uint64_t *op)
 {
     const __m128i s1 = _mm_cvtsi32_si128(f->s1), s2 = _mm_cvtsi32_si128(f->s2);
     const __m128i lo1 = _mm_cvtsi32_si128(f->lo1), lo2 = _mm_cvtsi32_si128(f->lo2);
     const __m128i bits = _mm_cvtsi32_si128(f->bits);
+    const __m128i jlo1 = _mm_cvtsi32_si128(f->jlo1), jlo2 = _mm_cvtsi32_si128(f->jlo2);
+    const __m128i jat1 = _mm_cvtsi32_si128(f->jat);
+    const __m128i jat2 = _mm_cvtsi32_si128(f->jat + f->jbits);
     const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFLL);
     const __m256i full = _mm256_set1_epi64x((long long)f->full);
+    const __m256i jfull = _mm256_set1_epi64x((long long)f->jfull);
     const __m256i h1 = _mm256_set1_epi64x((long long)f->holes1);
     const __m256i h2 = _mm256_set1_epi64x((long long)f->holes2);
     const __m256i lb = _mm256_set1_epi64x((long long)f->long_bit);
@@ -617,8 +621,12 @@ NQ_TARGET_V3 static size_t nq_place_v3(const uint64_t *entry, size_t count,
         const __m256i d1 = _mm256_sll_epi64(_mm256_and_si256(e, low), s1);
         const __m256i d2 = _mm256_sll_epi64(_mm256_srli_epi64(e, 32), s2);
         const __m256i p = _mm256_or_si256(
-            _mm256_and_si256(_mm256_srl_epi64(d1, lo1), full),
-            _mm256_sll_epi64(_mm256_and_si256(_mm256_srl_epi64(d2, lo2), full), bits));
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_srl_epi64(d1, lo1), full),
+                _mm256_sll_epi64(_mm256_and_si256(_mm256_srl_epi64(d2, lo2), full), bits)),
+            _mm256_or_si256(
+                _mm256_sll_epi64(_mm256_and_si256(_mm256_srl_epi64(d1, jlo1), jfull), jat1),
+                _mm256_sll_epi64(_mm256_and_si256(_mm256_srl_epi64(d2, jlo2), jfull), jat2)));
         const __m256i hit = _mm256_or_si256(_mm256_and_si256(d1, h1), _mm256_and_si256(d2, h2));
         int keep = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)))
                    & (left >= 4 ? 15 : (1 << left) - 1);
@@ -628,36 +636,28 @@ NQ_TARGET_V3 static size_t nq_place_v3(const uint64_t *entry, size_t count,
             keep &= on_long ? ~off : off;
         }
         const __m256i order = _mm256_load_si256((const void *)nq_pack_v3[keep]);
-        _mm256_storeu_si256((void *)(o1 + k), _mm256_permutevar8x32_epi32(d1, order));
-        _mm256_storeu_si256((void *)(o2 + k), _mm256_permutevar8x32_epi32(d2, order));
         _mm256_storeu_si256((void *)(op + k), _mm256_permutevar8x32_epi32(p, order));
         k += (size_t)__builtin_popcount((unsigned)keep);
     }
     return k;
 }
 
-NQ_TARGET_V3 static size_t nq_join_v3(uint64_t *dest, uint64_t a1, uint64_t a2, uint64_t pa,
-                                      const uint64_t *b1, const uint64_t *b2,
-                                      const uint64_t *bp, size_t width)
+NQ_TARGET_V3 static size_t nq_join_v3(uint64_t *dest, uint64_t a, const uint64_t *b,
+                                      size_t width, uint64_t mask)
 {
-    const __m256i x1 = _mm256_set1_epi64x((long long)a1), x2 = _mm256_set1_epi64x((long long)a2);
-    const __m256i xp = _mm256_set1_epi64x((long long)pa);
+    const __m256i x = _mm256_set1_epi64x((long long)a);
+    const __m256i m = _mm256_set1_epi64x((long long)mask);
     size_t k = 0, j = 0;
     for (; j + 4 <= width; j += 4) {
-        const __m256i hit = _mm256_or_si256(
-            _mm256_and_si256(x1, _mm256_loadu_si256((const void *)(b1 + j))),
-            _mm256_and_si256(x2, _mm256_loadu_si256((const void *)(b2 + j))));
-        k += nq_keep_v3(dest + k, hit,
-                        _mm256_or_si256(xp, _mm256_loadu_si256((const void *)(bp + j))), 15);
+        const __m256i y = _mm256_loadu_si256((const void *)(b + j));
+        k += nq_keep_v3(dest + k, _mm256_and_si256(x, y),
+                        _mm256_and_si256(_mm256_or_si256(x, y), m), 15);
     }
     if (j < width) {
-        const __m256i lanes = nq_lanes_v3(width - j);
-        const __m256i hit = _mm256_or_si256(
-            _mm256_and_si256(x1, _mm256_maskload_epi64((const long long *)(b1 + j), lanes)),
-            _mm256_and_si256(x2, _mm256_maskload_epi64((const long long *)(b2 + j), lanes)));
-        const __m256i joined = _mm256_or_si256(
-            xp, _mm256_maskload_epi64((const long long *)(bp + j), lanes));
-        k += nq_keep_v3(dest + k, hit, joined, (1 << (width - j)) - 1);
+        const __m256i y = _mm256_maskload_epi64((const long long *)(b + j),
+                                                nq_lanes_v3(width - j));
+        k += nq_keep_v3(dest + k, _mm256_and_si256(x, y),
+                        _mm256_and_si256(_mm256_or_si256(x, y), m), (1 << (width - j)) - 1);
     }
     return k;
 }
@@ -667,48 +667,34 @@ NQ_TARGET_V3 static NQ_INLINE size_t nq_join_rows_v3(NQ_JOIN_ROWS_ARGS)
     if (width > 8) {
         NQ_JOIN_ROWS_BODY(nq_join_v3)
     }
+    const __m256i m = _mm256_set1_epi64x((long long)mask);
     if (width > 4) {
         /* a south list of 5 to 8: in two registers for every north placement
          * (no loop over the list, whose length varies from span to span) */
-        const __m256i upper = nq_lanes_v3(width - 4);
         const int keep_upper = (1 << (width - 4)) - 1;
-        const __m256i s1 = _mm256_loadu_si256((const void *)b1);
-        const __m256i s2 = _mm256_loadu_si256((const void *)b2);
-        const __m256i sp = _mm256_loadu_si256((const void *)bp);
-        const __m256i t1 = _mm256_maskload_epi64((const long long *)(b1 + 4), upper);
-        const __m256i t2 = _mm256_maskload_epi64((const long long *)(b2 + 4), upper);
-        const __m256i tp = _mm256_maskload_epi64((const long long *)(bp + 4), upper);
+        const __m256i s = _mm256_loadu_si256((const void *)b);
+        const __m256i t = _mm256_maskload_epi64((const long long *)(b + 4),
+                                                nq_lanes_v3(width - 4));
         size_t written = 0, i = 0;
         for (; i < na && room - written >= width; i++) {
-            const __m256i x1 = _mm256_set1_epi64x((long long)a1[i]);
-            const __m256i x2 = _mm256_set1_epi64x((long long)a2[i]);
-            const __m256i xp = _mm256_set1_epi64x((long long)ap[i]);
-            written += nq_keep_v3(
-                dest + written,
-                _mm256_or_si256(_mm256_and_si256(x1, s1), _mm256_and_si256(x2, s2)),
-                _mm256_or_si256(xp, sp), 15);
-            written += nq_keep_v3(
-                dest + written,
-                _mm256_or_si256(_mm256_and_si256(x1, t1), _mm256_and_si256(x2, t2)),
-                _mm256_or_si256(xp, tp), keep_upper);
+            const __m256i x = _mm256_set1_epi64x((long long)a[i]);
+            written += nq_keep_v3(dest + written, _mm256_and_si256(x, s),
+                                  _mm256_and_si256(_mm256_or_si256(x, s), m), 15);
+            written += nq_keep_v3(dest + written, _mm256_and_si256(x, t),
+                                  _mm256_and_si256(_mm256_or_si256(x, t), m), keep_upper);
         }
         *used = i;
         return written;
     }
     /* a south list of at most 4 (most of them): held in registers for every
      * north placement, one round each */
-    const __m256i lanes = nq_lanes_v3(width);
     const int keep = (1 << width) - 1;
-    const __m256i s1 = _mm256_maskload_epi64((const long long *)b1, lanes);
-    const __m256i s2 = _mm256_maskload_epi64((const long long *)b2, lanes);
-    const __m256i sp = _mm256_maskload_epi64((const long long *)bp, lanes);
+    const __m256i s = _mm256_maskload_epi64((const long long *)b, nq_lanes_v3(width));
     size_t written = 0, i = 0;
     for (; i < na && room - written >= width; i++) {
-        const __m256i hit = _mm256_or_si256(
-            _mm256_and_si256(_mm256_set1_epi64x((long long)a1[i]), s1),
-            _mm256_and_si256(_mm256_set1_epi64x((long long)a2[i]), s2));
-        written += nq_keep_v3(dest + written, hit,
-                              _mm256_or_si256(_mm256_set1_epi64x((long long)ap[i]), sp), keep);
+        const __m256i x = _mm256_set1_epi64x((long long)a[i]);
+        written += nq_keep_v3(dest + written, _mm256_and_si256(x, s),
+                              _mm256_and_si256(_mm256_or_si256(x, s), m), keep);
     }
     *used = i;
     return written;
@@ -937,13 +923,16 @@ NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
 /* v4 keeps eight lanes at once: the lanes kept are compressed in a register
  * and stored whole (a compressing store to memory is slow on some AMD cores) */
 NQ_TARGET_V4 static size_t nq_place_v4(const uint64_t *entry, size_t count,
-                                       const nq_frame *f, int on_long, uint64_t *o1,
-                                       uint64_t *o2, uint64_t *op)
+                                       const nq_frame *f, int on_long, uint64_t *op)
 {
     const __m128i s1 = _mm_cvtsi32_si128(f->s1), s2 = _mm_cvtsi32_si128(f->s2);
     const __m128i lo1 = _mm_cvtsi32_si128(f->lo1), lo2 = _mm_cvtsi32_si128(f->lo2);
     const __m128i bits = _mm_cvtsi32_si128(f->bits);
+    const __m128i jlo1 = _mm_cvtsi32_si128(f->jlo1), jlo2 = _mm_cvtsi32_si128(f->jlo2);
+    const __m128i jat1 = _mm_cvtsi32_si128(f->jat);
+    const __m128i jat2 = _mm_cvtsi32_si128(f->jat + f->jbits);
     const __m512i low = _mm512_set1_epi64(0xFFFFFFFFLL), full = _mm512_set1_epi64((long long)f->full);
+    const __m512i jfull = _mm512_set1_epi64((long long)f->jfull);
     const __m512i h1 = _mm512_set1_epi64((long long)f->holes1);
     const __m512i h2 = _mm512_set1_epi64((long long)f->holes2);
     const __m512i lb = _mm512_set1_epi64((long long)f->long_bit);
@@ -954,8 +943,12 @@ NQ_TARGET_V4 static size_t nq_place_v4(const uint64_t *entry, size_t count,
         const __m512i d1 = _mm512_sll_epi64(_mm512_and_si512(e, low), s1);
         const __m512i d2 = _mm512_sll_epi64(_mm512_srli_epi64(e, 32), s2);
         const __m512i p = _mm512_or_si512(
-            _mm512_and_si512(_mm512_srl_epi64(d1, lo1), full),
-            _mm512_sll_epi64(_mm512_and_si512(_mm512_srl_epi64(d2, lo2), full), bits));
+            _mm512_or_si512(
+                _mm512_and_si512(_mm512_srl_epi64(d1, lo1), full),
+                _mm512_sll_epi64(_mm512_and_si512(_mm512_srl_epi64(d2, lo2), full), bits)),
+            _mm512_or_si512(
+                _mm512_sll_epi64(_mm512_and_si512(_mm512_srl_epi64(d1, jlo1), jfull), jat1),
+                _mm512_sll_epi64(_mm512_and_si512(_mm512_srl_epi64(d2, jlo2), jfull), jat2)));
         const __m512i hit = _mm512_or_si512(_mm512_and_si512(d1, h1), _mm512_and_si512(d2, h2));
         __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, hit, hit);
         if (on_long >= 0) {
@@ -963,33 +956,26 @@ NQ_TARGET_V4 static size_t nq_place_v4(const uint64_t *entry, size_t count,
             keep &= on_long ? on : (__mmask8)~on;
         }
         const int kept = __builtin_popcount(keep);
-        const __mmask8 out = (__mmask8)((1u << kept) - 1);
-        _mm512_mask_storeu_epi64((void *)(o1 + k), out, _mm512_maskz_compress_epi64(keep, d1));
-        _mm512_mask_storeu_epi64((void *)(o2 + k), out, _mm512_maskz_compress_epi64(keep, d2));
-        _mm512_mask_storeu_epi64((void *)(op + k), out, _mm512_maskz_compress_epi64(keep, p));
+        _mm512_mask_storeu_epi64((void *)(op + k), (__mmask8)((1u << kept) - 1),
+                                 _mm512_maskz_compress_epi64(keep, p));
         k += (size_t)kept;
     }
     return k;
 }
 
-NQ_TARGET_V4 static size_t nq_join_v4(uint64_t *dest, uint64_t a1, uint64_t a2, uint64_t pa,
-                                      const uint64_t *b1, const uint64_t *b2,
-                                      const uint64_t *bp, size_t width)
+NQ_TARGET_V4 static size_t nq_join_v4(uint64_t *dest, uint64_t a, const uint64_t *b,
+                                      size_t width, uint64_t mask)
 {
-    const __m512i x1 = _mm512_set1_epi64((long long)a1), x2 = _mm512_set1_epi64((long long)a2);
-    const __m512i xp = _mm512_set1_epi64((long long)pa);
+    const __m512i x = _mm512_set1_epi64((long long)a);
+    const __m512i m = _mm512_set1_epi64((long long)mask);
     size_t k = 0;
     for (size_t j = 0; j < width; j += 8) {
         const __mmask8 lanes = width - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (width - j)) - 1);
-        const __m512i hit = _mm512_or_si512(
-            _mm512_and_si512(x1, _mm512_maskz_loadu_epi64(lanes, (const void *)(b1 + j))),
-            _mm512_and_si512(x2, _mm512_maskz_loadu_epi64(lanes, (const void *)(b2 + j))));
-        const __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, hit, hit);
-        const __m512i joined =
-            _mm512_or_si512(xp, _mm512_maskz_loadu_epi64(lanes, (const void *)(bp + j)));
+        const __m512i y = _mm512_maskz_loadu_epi64(lanes, (const void *)(b + j));
+        const __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, x, y);
         const int kept = __builtin_popcount(keep);
         _mm512_mask_storeu_epi64((void *)(dest + k), (__mmask8)((1u << kept) - 1),
-                                 _mm512_maskz_compress_epi64(keep, joined));
+                                 _mm512_maskz_compress_epi64(keep, _mm512_and_si512(_mm512_or_si512(x, y), m)));
         k += (size_t)kept;
     }
     return k;
@@ -1000,19 +986,16 @@ NQ_TARGET_V4 static NQ_INLINE size_t nq_join_rows_v4(NQ_JOIN_ROWS_ARGS)
     if (width > 8) {
         NQ_JOIN_ROWS_BODY(nq_join_v4)
     }
-    /* a south list of at most 8 (most of them): held in registers for every
+    /* a south list of at most 8 (most of them): held in a register for every
      * north placement, one round each */
     const __mmask8 lanes = (__mmask8)((1u << width) - 1);
-    const __m512i s1 = _mm512_maskz_loadu_epi64(lanes, (const void *)b1);
-    const __m512i s2 = _mm512_maskz_loadu_epi64(lanes, (const void *)b2);
-    const __m512i sp = _mm512_maskz_loadu_epi64(lanes, (const void *)bp);
+    const __m512i s = _mm512_maskz_loadu_epi64(lanes, (const void *)b);
+    const __m512i m = _mm512_set1_epi64((long long)mask);
     size_t written = 0, i = 0;
     for (; i < na && room - written >= width; i++) {
-        const __m512i hit = _mm512_or_si512(
-            _mm512_and_si512(_mm512_set1_epi64((long long)a1[i]), s1),
-            _mm512_and_si512(_mm512_set1_epi64((long long)a2[i]), s2));
-        const __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, hit, hit);
-        const __m512i joined = _mm512_or_si512(_mm512_set1_epi64((long long)ap[i]), sp);
+        const __m512i x = _mm512_set1_epi64((long long)a[i]);
+        const __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, x, s);
+        const __m512i joined = _mm512_and_si512(_mm512_or_si512(x, s), m);
         const int kept = __builtin_popcount(keep);
         _mm512_mask_storeu_epi64((void *)(dest + written), (__mmask8)((1u << kept) - 1),
                                  _mm512_maskz_compress_epi64(keep, joined));
@@ -1162,19 +1145,19 @@ static int nq_use(int level)
 }
 
 static size_t nq_place(const uint64_t *entry, size_t count, const nq_frame *f, int on_long,
-                       uint64_t *o1, uint64_t *o2, uint64_t *op)
+                       uint64_t *op)
 {
 #if NQ_DISPATCH
     switch (nq_level()) {
     case NQ_V4:
-        return nq_place_v4(entry, count, f, on_long, o1, o2, op);
+        return nq_place_v4(entry, count, f, on_long, op);
     case NQ_V3:
-        return nq_place_v3(entry, count, f, on_long, o1, o2, op);
+        return nq_place_v3(entry, count, f, on_long, op);
     default:
         break;
     }
 #endif
-    return nq_place_plain(entry, count, f, on_long, o1, o2, op);
+    return nq_place_plain(entry, count, f, on_long, op);
 }
 
 /* on v4 a last half group (half 1) is sliced and matched by v3's kernels and the
@@ -1213,14 +1196,14 @@ static size_t nq_join_spans(NQ_JOIN_SPANS_ARGS)
 #if NQ_DISPATCH
     switch (nq_level()) {
     case NQ_V4:
-        return nq_join_spans_v4(dest, a1, a2, ap, b1, b2, bp, spans, count, swap);
+        return nq_join_spans_v4(dest, a, b, spans, count, swap, mask);
     case NQ_V3:
-        return nq_join_spans_v3(dest, a1, a2, ap, b1, b2, bp, spans, count, swap);
+        return nq_join_spans_v3(dest, a, b, spans, count, swap, mask);
     default:
         break;
     }
 #endif
-    return nq_join_spans_plain(dest, a1, a2, ap, b1, b2, bp, spans, count, swap);
+    return nq_join_spans_plain(dest, a, b, spans, count, swap, mask);
 }
 
 static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,

@@ -48,14 +48,12 @@ cdef extern from "_match.h":
     void nq_slice(const uint64_t *stored, size_t size, int bits, uint64_t *tables,
                   size_t groups, int half) nogil
     ctypedef struct nq_frame:
-        int s1, s2, lo1, lo2, bits
-        uint64_t holes1, holes2, long_bit, full
+        int s1, s2, lo1, lo2, bits, jlo1, jlo2, jbits, jat
+        uint64_t holes1, holes2, long_bit, full, jfull
     size_t nq_place(const uint64_t *entry, size_t count, const nq_frame *f, int on_long,
-                    uint64_t *o1, uint64_t *o2, uint64_t *op) nogil
-    size_t nq_join_spans(uint64_t *dest, const uint64_t *a1, const uint64_t *a2,
-                         const uint64_t *ap, const uint64_t *b1, const uint64_t *b2,
-                         const uint64_t *bp, const uint64_t *spans, size_t count,
-                         int swap) nogil
+                    uint64_t *op) nogil
+    size_t nq_join_spans(uint64_t *dest, const uint64_t *a, const uint64_t *b,
+                         const uint64_t *spans, size_t count, int swap, uint64_t mask) nogil
     int nq_levels() nogil
     int nq_level() nogil
     int nq_use(int level) nogil
@@ -275,12 +273,6 @@ cdef bint _reserve(_Buf *b, size_t room) noexcept nogil:
     return True
 
 
-cdef bint _reserve_placed(_Buf *d1, _Buf *d2, _Buf *packed, size_t size) noexcept nogil:
-    # room for `size` placements, and the words past them that nq_place may write
-    return (_reserve(d1, size + _SLACK) and _reserve(d2, size + _SLACK)
-            and _reserve(packed, size + _SLACK))
-
-
 cdef inline bint _grow(_Buf *b, size_t room) noexcept nogil:
     # room for `room` words, at least doubling when it grows (for buffers
     # that grow in many small steps)
@@ -315,7 +307,7 @@ cdef bint _reserve_lines(_Lines *b, size_t room) noexcept nogil:
 
 
 cdef struct _South:
-    _Buf d1, d2, packed  # the board's diagonals and the packed masks
+    _Buf words  # the placements as nq_place writes them (_match.h)
     uint64_t *span  # the placements of column set c: first | end << 32 (end excluded),
     size_t *plain  # those off the long diagonals first, up to plain[c]; set for the
     # column sets as large as the rows (filled[0..many - 1]), 0 (none) for the others
@@ -339,7 +331,7 @@ cdef struct _Memo:
     # what they did without it.  Found by (r << h) | c until 2026-12-05, the spans
     # took 2 ** 2h words a side, 512 kB at h = 8, far more than the second level
     # cache; at most C(2h, h) now: count(17) 0.984x, 5 MB less a thread at n = 18.)
-    _Buf d1, d2, packed
+    _Buf words
     uint64_t *span
     uint32_t *plain
     uint32_t *offset
@@ -351,7 +343,7 @@ cdef struct _Memo:
 cdef struct _Work:
     uint32_t *spread[2]  # west, east: the subsets of the free columns, by size (below)
     uint32_t size_from[2][34]  # those of size k: spread[side][size_from[side][k]] on
-    _Buf north1, north2, north_packed
+    _Buf north  # a row set's north placements, where the memo keeps none
     uint64_t *spans  # _halves' joins by class (_Spans), room for 5 x 2 ** h of them
     _Memo memo[2]  # west, east
     bint memo_on  # the job's north placements are kept (h <= _MEMO_MAX_H)
@@ -366,23 +358,17 @@ cdef struct _Work:
 
 cdef void _release_work(_Work *w) noexcept nogil:
     cdef int i
-    release(w.north1.data)
-    release(w.north2.data)
+    release(w.north.data)
     for i in range(2):
-        release(w.memo[i].d1.data)
-        release(w.memo[i].d2.data)
-        release(w.memo[i].packed.data)
+        release(w.memo[i].words.data)
         release(w.memo[i].span)
         release(w.memo[i].plain)
         release(w.memo[i].offset)
         release(w.memo[i].ready)
-    release(w.north_packed.data)
     release(w.spans)
     for i in range(2):
         release(w.spread[i])
-        release(w.south[i].d1.data)
-        release(w.south[i].d2.data)
-        release(w.south[i].packed.data)
+        release(w.south[i].words.data)
         release(w.south[i].span)
         release(w.south[i].plain)
         release(w.south[i].filled)
@@ -398,11 +384,12 @@ cdef void _release_work(_Work *w) noexcept nogil:
 
 cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t cols,
                       bint south, bint east, uint64_t holes1, uint64_t holes2,
-                      Mode mode, _Buf *d1s, _Buf *d2s, _Buf *packed, size_t at,
-                      size_t *plain) noexcept nogil:
-    # the placements of one quadrant with these local rows and columns, as the
-    # board's diagonals, clear of the holes; OFF_LONG: those off the long
-    # diagonals only; BY_CLASS: first those (plain[0] of them), then the others
+                      Mode mode, _Buf *words, size_t at, size_t *plain) noexcept nogil:
+    # the placements of one quadrant with these local rows and columns, clear of
+    # the holes, each as one word (nq_place): the packed mask, and above it the
+    # diagonals it may share with the other quadrant of its half; OFF_LONG: those
+    # off the long diagonals only; BY_CLASS: first those (plain[0] of them), then
+    # the others
     cdef int r0 = g.off if south else 0
     cdef int c0 = g.off if east else 0
     cdef uint32_t key = (rows << t.h) | cols
@@ -416,17 +403,23 @@ cdef size_t _quadrant(const _Table *t, const _Geo *g, uint32_t rows, uint32_t co
     f.lo1 = g.lo1
     f.lo2 = g.lo2
     f.bits = g.width
+    # the diagonals both quadrants of the half reach: d1 = r + c from off + c0,
+    # d2 = r - c + n - 1 from off - c0 - h + n, 2h - 1 - off of each
+    f.jlo1 = g.off + c0
+    f.jlo2 = g.off - c0 - g.h + g.n
+    f.jbits = 2 * g.h - 1 - g.off
+    f.jat = 2 * g.width
+    f.jfull = ((<uint64_t>1) << f.jbits) - 1
     f.holes1 = holes1
     f.holes2 = holes2
     f.long_bit = (<uint64_t>1) << (g.n - 1)
     f.full = g.full
     if mode == ALL:
-        k += nq_place(entry, count, &f, -1, d1s.data + k, d2s.data + k, packed.data + k)
+        k += nq_place(entry, count, &f, -1, words.data + k)
         plain[0] = k
         return k - at
     for on_long in range(2 if mode == BY_CLASS else 1):
-        k += nq_place(entry, count, &f, on_long, d1s.data + k, d2s.data + k,
-                      packed.data + k)
+        k += nq_place(entry, count, &f, on_long, words.data + k)
         if on_long == 0:
             plain[0] = k
     return k - at
@@ -454,14 +447,14 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, const _Work *w, _South *c,
     for i in range(many):
         key = (rows << t.h) | subsets[i]
         size += t.start[key + 1] - t.start[key]
-    if not _reserve_placed(&c.d1, &c.d2, &c.packed, size):
+    if not _reserve(&c.words, size + _SLACK):  # and the words nq_place may write past
         return False
     size = 0
     for i in range(many):
         sub = subsets[i]
         first = size
-        size += _quadrant(t, g, rows, sub, True, east, holes1, holes2, mode, &c.d1, &c.d2,
-                          &c.packed, size, &plain)
+        size += _quadrant(t, g, rows, sub, True, east, holes1, holes2, mode, &c.words, size,
+                          &plain)
         c.plain[sub] = plain
         c.span[sub] = first | (<uint64_t>size << 32)
         c.filled[i] = sub
@@ -497,13 +490,6 @@ cdef inline void _span(_Spans *b, size_t a_first, size_t a_end, size_t first,
         b.need += (a_end - a_first) * (end - first)
         b.north_rounds += (a_end - a_first) * ((end - first + 7) >> 3)
         b.south_rounds += (end - first) * ((a_end - a_first + 7) >> 3)
-
-
-cdef struct _Placed:
-    # placements on the board: the diagonals and the packed masks, from index 0
-    const uint64_t *d1
-    const uint64_t *d2
-    const uint64_t *packed
 
 
 cdef bint _memo_reset(const _Table *t, _Work *w, const _Job *job) noexcept nogil:
@@ -548,12 +534,12 @@ cdef bint _memo_fill(const _Table *t, const _Geo *g, _Memo *m, bint east,
     for i in range(many):
         key = (north_rows << t.h) | subsets[i]
         room = size + t.start[key + 1] - t.start[key] + _SLACK
-        if not (_grow(&m.d1, room) and _grow(&m.d2, room) and _grow(&m.packed, room)):
+        if not _grow(&m.words, room):
             return False
         first = size
         plain = size
         size += _quadrant(t, g, north_rows, subsets[i], False, east, holes1, holes2,
-                          m.mode, &m.d1, &m.d2, &m.packed, size, &plain)
+                          m.mode, &m.words, size, &plain)
         m.plain[at + i] = <uint32_t>plain
         m.span[at + i] = first | (<uint64_t>size << 32)
     m.size = size
@@ -585,7 +571,8 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     cdef int cls
     cdef _South *c = &w.south[side]
     cdef _Memo *memo = NULL  # the job's north placements, where they are kept
-    cdef _Placed north, south
+    cdef const uint64_t *north  # the north placements' words, from index 0
+    cdef const uint64_t *south
     if w.memo_on and w.memo[side].mode == mode:
         if w.memo[side].ready[north_rows] == 0:  # its first use: placed as without it
             w.memo[side].ready[north_rows] = 1
@@ -594,12 +581,12 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
             if memo.ready[north_rows] == 1 and not _memo_fill(t, g, memo, east, north_rows,
                                                               subsets, many, holes1, holes2):
                 return False
-            north.d1, north.d2, north.packed = memo.d1.data, memo.d2.data, memo.packed.data
+            north = memo.words.data
     if memo == NULL:
-        north.d1, north.d2, north.packed = w.north1.data, w.north2.data, w.north_packed.data
+        north = w.north.data
     if not _fill_south(t, g, w, c, east, south_rows, holes1, holes2, mode):
         return False
-    south.d1, south.d2, south.packed = c.d1.data, c.d2.data, c.packed.data
+    south = c.words.data
     for cls in range(_CLASSES):
         batch[cls].at = w.spans + 2 * _SPANS_FROM[cls] * ((<size_t>1) << h)
         batch[cls].count = 0
@@ -625,14 +612,12 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
             if nb > first:
                 key = (north_rows << h) | sub
                 size = north_at + t.start[key + 1] - t.start[key] + _SLACK
-                if not (_grow(&w.north1, size) and _grow(&w.north2, size)
-                        and _grow(&w.north_packed, size)):
+                if not _grow(&w.north, size):
                     return False
                 na += _quadrant(t, g, north_rows, sub, False, east, holes1, holes2, mode,
-                                &w.north1, &w.north2, &w.north_packed, north_at, &plain_a)
+                                &w.north, north_at, &plain_a)
                 north_at = na
-                north.d1, north.d2 = w.north1.data, w.north2.data
-                north.packed = w.north_packed.data
+                north = w.north.data
         if mode != BY_CLASS:
             _span(&batch[0], a_first, na, first, nb)
         else:  # the class: how many of the two quadrants hold a long diagonal
@@ -650,10 +635,10 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
             # each placement of the outer list takes a round, the other list held
             # in registers (8 a round): the outer one is the side of fewer rounds
             # (count(14) 0.92x the time, (16) 0.96x, (17) 0.96x, north always outer)
-            out.size += nq_join_spans(out.data + out.size, north.d1, north.d2, north.packed,
-                                      south.d1, south.d2, south.packed, batch[cls].at,
+            out.size += nq_join_spans(out.data + out.size, north, south, batch[cls].at,
                                       batch[cls].count,
-                                      batch[cls].south_rounds < batch[cls].north_rounds)
+                                      batch[cls].south_rounds < batch[cls].north_rounds,
+                                      ((<uint64_t>1) << (2 * g.width)) - 1)
     return True
 
 
@@ -1025,8 +1010,7 @@ cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
         w.south[i].filled = <uint32_t *>malloc(subsets * sizeof(uint32_t))
         if w.south[i].span == NULL or w.south[i].plain == NULL or w.south[i].filled == NULL:
             return False
-    return (_reserve(&w.north1, most) and _reserve(&w.north2, most)
-            and _reserve(&w.north_packed, most))
+    return _reserve(&w.north, most)
 
 
 cdef uint64_t _choose(int m, int k) noexcept nogil:
