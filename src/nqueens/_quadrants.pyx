@@ -11,8 +11,13 @@
 # a north and a south quadrant placement read from a table of every partial
 # placement of the h x h quadrant, keyed by its row set and column set:
 # local diagonal masks, d1 = row + col and d2 = row - col + h - 1, which a
-# shift turns into the board's.  The pure-Python twin, _quadrants_py.py,
-# explains the symmetries and is the readable specification.
+# shift turns into the board's.  A placed quadrant is one word: its packed
+# mask, and above it the diagonals that the north and south quadrants of its
+# half both reach, so that two placements join exactly when their words share
+# no bit (one AND), and the half-board is their OR, the packed bits kept.
+# For each side of a row set, the joins take as the outer list the quadrant
+# (north or south) that needs fewer rounds of 8.  The pure-Python twin,
+# _quadrants_py.py, explains the symmetries and is the readable specification.
 #
 # Disjoint pairs are counted bit-sliced: the stored masks in groups of 512,
 # and per group, for every 5 bit positions and each of their 32 subsets,
