@@ -92,7 +92,18 @@ def test_every_level_counts_disjoint_pairs_as_one_by_one(level, bits):
             items = [rng.getrandbits(bits) & rng.getrandbits(bits) for _ in range(count)]
             items[0] = 0  # an empty item meets every stored mask, the padding too
             expected = sum(1 for s in stored for i in items if not s & i)
-            assert _quadrants.count_pairs(stored, items, bits) == expected, (level, size, count)
+            for tables in ("any", "narrow", "wide"):  # wide: 7 bits a lookup, no half group
+                got = _quadrants.count_pairs(stored, items, bits, tables)
+                assert got == expected, (level, size, count, tables)
+
+
+def test_every_level_counts_the_pairs_of_many_items_alike(level):
+    # from 2,048 items a group meets, v4 slices the stored masks into wide tables
+    rng = random.Random(7)
+    stored = [rng.getrandbits(34) & rng.getrandbits(34) for _ in range(700)]
+    items = [rng.getrandbits(34) & rng.getrandbits(34) & rng.getrandbits(34) for _ in range(2100)]
+    expected = sum(1 for s in stored for i in items if not s & i)
+    assert _quadrants.count_pairs(stored, items, 34) == expected
 
 
 def test_levels_are_refused_by_name_and_by_processor():

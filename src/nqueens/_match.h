@@ -36,9 +36,9 @@
  * inlined, so that the many short joins of a row set cost one call; with
  * `swap`, the south placements of each span take the north ones' part (the
  * same half-boards, in another order).
- * They may write past what they keep: nq_place never past `count` + 3 words
+ * They may write past what they keep: nq_place never past `count` + 7 words
  * from where it starts, nq_join_spans never past the sum of its spans' products
- * and NQ_JOIN_SLACK words more (v3 stores four lanes whole).
+ * and NQ_JOIN_SLACK words more (v3 stores four lanes whole, v4 eight).
  *
  * nq_levels(): the levels this processor and its operating system run, a bit
  * each (NQ_BASELINE, NQ_V3, NQ_V4); nq_use(level) picks one of them (0 when
@@ -62,8 +62,9 @@
 #endif
 
 #define NQ_GROUP 8 /* words per group: 512 stored masks */
-#define NQ_JOIN_SLACK 4 /* words past a join's products that it may write */
+#define NQ_JOIN_SLACK 8 /* words past a join's products that it may write */
 #define NQ_CHUNK 5 /* bit positions per table lookup */
+#define NQ_WIDE 7 /* bit positions per table lookup in the wide tables (below) */
 #if NQ_CHUNK != 5
 #error "nq_slice_v4 builds a chunk's 32 entries as two halves of 16"
 #endif
@@ -345,6 +346,59 @@ static uint64_t nq_match_plain(const uint64_t *tables, size_t groups, int chunks
     if (whole < groups)
         total += nq_match_group_plain(tables + whole * stride, chunks, items, count,
                                       NQ_GROUP / 2);
+    return total;
+}
+
+/* The wide tables: as nq_slice's, but NQ_WIDE bit positions a chunk, 128 entries
+ * of a group's 8 words each (16 times the table, a third fewer lookups an item),
+ * for groups that many items meet (nq_slice_wide, nq_match_wide; the plain ones
+ * serve a build without v4, where nq_wide() says they are never chosen) */
+static void nq_slice_wide_plain(const uint64_t *stored, size_t size, int bits,
+                                uint64_t *tables, size_t groups)
+{
+    const int chunks = (bits + NQ_WIDE - 1) / NQ_WIDE;
+    const size_t stride = (size_t)chunks * 128 * NQ_GROUP;
+    for (size_t g = 0; g < groups; g++) {
+        uint64_t holds[64][NQ_GROUP]; /* bit c of word kk: mask 64 kk + c holds bit b */
+        for (int b = 0; b < bits; b++)
+            for (int kk = 0; kk < NQ_GROUP; kk++) {
+                uint64_t w = 0;
+                for (int r = 0; r < 64; r++) {
+                    const size_t at = g * 64 * NQ_GROUP + (size_t)kk * 64 + (size_t)r;
+                    const uint64_t mask = at < size ? stored[at] : ~(uint64_t)0;
+                    w |= ((mask >> b) & 1) << r;
+                }
+                holds[b][kk] = w;
+            }
+        for (int c = 0; c < chunks; c++) {
+            uint64_t *entry = tables + g * stride + (size_t)c * 128 * NQ_GROUP;
+            for (int kk = 0; kk < NQ_GROUP; kk++)
+                entry[kk] = ~(uint64_t)0;
+            for (int v = 1; v < 128; v++) {
+                const uint64_t *from = entry + (v & (v - 1)) * NQ_GROUP;
+                const int b = c * NQ_WIDE + nq_ctz64((unsigned)v);
+                for (int kk = 0; kk < NQ_GROUP; kk++)
+                    entry[v * NQ_GROUP + kk] = from[kk] & (b < bits ? ~holds[b][kk] : ~(uint64_t)0);
+            }
+        }
+    }
+}
+
+static uint64_t nq_match_wide_plain(const uint64_t *tables, size_t groups, int chunks,
+                                    const uint64_t *items, size_t count)
+{
+    const size_t stride = (size_t)chunks * 128 * NQ_GROUP;
+    uint64_t total = 0;
+    for (size_t g = 0; g < groups; g++)
+        for (size_t i = 0; i < count; i++) {
+            uint64_t a = items[i];
+            for (int kk = 0; kk < NQ_GROUP; kk++) {
+                uint64_t w = ~(uint64_t)0, x = a;
+                for (int c = 0; c < chunks; c++, x >>= NQ_WIDE)
+                    w &= tables[g * stride + ((size_t)c * 128 + (x & 127)) * NQ_GROUP + kk];
+                total += nq_sum_bytes_plain(nq_byte_counts_plain(w));
+            }
+        }
     return total;
 }
 
@@ -850,42 +904,51 @@ NQ_TARGET_V4 static NQ_INLINE void nq_bytes_v4(__m512i *out, const __m512i *in, 
 
 /* v4 slices a group's 512 masks eight registers at a time (which mask a table
  * bit stands for does not change a count): their bytes by unpacking, their
- * bits by gf2p8affine (GFNI), and the entries built a register at a time */
+ * bits by gf2p8affine (GFNI), and the entries built a register at a time.
+ * nq_slices_v4: a[b], bit b of group g's masks (b < bits; a padding mask holds
+ * every bit) */
+NQ_TARGET_V4 static NQ_INLINE void nq_slices_v4(const uint64_t *stored, size_t size, int bits,
+                                                size_t g, __m512i *a)
+{
+    const __m512i ones = _mm512_set1_epi64(-1);
+    const __m512i unit = _mm512_set1_epi64(0x8040201008040201LL);
+    for (int j = 0; j < 64; j++) {
+        const size_t at = g * 64 * NQ_GROUP + (size_t)j * 8;
+        const size_t left = at < size ? size - at : 0;
+        const __mmask8 lanes = left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1);
+        a[j] = _mm512_mask_loadu_epi64(ones, lanes, (const void *)(stored + (left ? at : 0)));
+    }
+    /* bit c of every mask into slice a[c]: within each set of eight
+     * registers (64 masks) byte p of every mask into plane p (four rounds
+     * of unpacking), each plane's 8 x 8 bit blocks transposed by gf2p8affine,
+     * then byte q of every block of a plane into one register (the same
+     * unpacking): slice 8p + q.  A slice's bit for a mask is at the same
+     * place in every slice */
+    const int planes = (bits + 7) / 8;
+    __m512i t[8][8];
+    for (int u = 0; u < 8; u++) {
+        __m512i plane[8];
+        nq_bytes_v4(plane, a + 8 * u, planes);
+        for (int p = 0; p < planes; p++)
+            t[p][u] = _mm512_gf2p8affine_epi64_epi8(unit, plane[p], 0);
+    }
+    for (int p = 0; p < planes; p++) {
+        __m512i slice8[8];
+        nq_bytes_v4(slice8, t[p], bits - 8 * p < 8 ? bits - 8 * p : 8);
+        for (int q = 0; q < 8 && 8 * p + q < bits; q++)
+            a[8 * p + q] = slice8[q];
+    }
+}
+
 NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
 {
     (void)half; /* (0: nq_slice takes a half group to v3's slicing) */
     const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
     const __m512i ones = _mm512_set1_epi64(-1);
-    const __m512i unit = _mm512_set1_epi64(0x8040201008040201LL);
     __m512i a[64];
     for (size_t g = 0; g < groups; g++) {
-        for (int j = 0; j < 64; j++) {
-            const size_t at = g * 64 * NQ_GROUP + (size_t)j * 8;
-            const size_t left = at < size ? size - at : 0;
-            const __mmask8 lanes = left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1);
-            a[j] = _mm512_mask_loadu_epi64(ones, lanes, (const void *)(stored + (left ? at : 0)));
-        }
-        /* bit c of every mask into slice a[c]: within each set of eight
-         * registers (64 masks) byte p of every mask into plane p (four rounds
-         * of unpacking), each plane's 8 x 8 bit blocks transposed by gf2p8affine,
-         * then byte q of every block of a plane into one register (the same
-         * unpacking): slice 8p + q.  A slice's bit for a mask is at the same
-         * place in every slice */
-        const int planes = (bits + 7) / 8;
-        __m512i t[8][8];
-        for (int u = 0; u < 8; u++) {
-            __m512i plane[8];
-            nq_bytes_v4(plane, a + 8 * u, planes);
-            for (int p = 0; p < planes; p++)
-                t[p][u] = _mm512_gf2p8affine_epi64_epi8(unit, plane[p], 0);
-        }
-        for (int p = 0; p < planes; p++) {
-            __m512i slice8[8];
-            nq_bytes_v4(slice8, t[p], bits - 8 * p < 8 ? bits - 8 * p : 8);
-            for (int q = 0; q < 8 && 8 * p + q < bits; q++)
-                a[8 * p + q] = slice8[q];
-        }
+        nq_slices_v4(stored, size, bits, g, a);
         uint64_t *base = tables + g * stride;
         for (int c = 0; c < chunks; c++) {
             uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;
@@ -920,8 +983,96 @@ NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
     }
 }
 
+/* the wide tables (NQ_WIDE 7): a chunk's entries 0..15 (its first four slices)
+ * and 8 products of its last three held in registers, their 128 ANDs stored */
+NQ_TARGET_V4 static void nq_slice_wide_v4(const uint64_t *stored, size_t size, int bits,
+                                          uint64_t *tables, size_t groups)
+{
+    const int chunks = (bits + NQ_WIDE - 1) / NQ_WIDE;
+    const size_t stride = (size_t)chunks * 128 * NQ_GROUP;
+    const __m512i ones = _mm512_set1_epi64(-1);
+    __m512i a[64];
+    for (size_t g = 0; g < groups; g++) {
+        nq_slices_v4(stored, size, bits, g, a);
+        for (int c = 0; c < chunks; c++) {
+            uint64_t *entry = tables + g * stride + (size_t)c * 128 * NQ_GROUP;
+            __m512i slice[NQ_WIDE];
+            for (int i = 0; i < NQ_WIDE; i++) {
+                const int b = c * NQ_WIDE + i;
+                slice[i] = b < bits ? _mm512_xor_si512(a[b], ones) : ones;
+            }
+            __m512i e[16], f[8];
+            e[0] = ones;
+            f[0] = ones;
+#if defined(__clang__)
+#pragma unroll
+#elif defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+            for (int v = 1; v < 16; v++)
+                e[v] = _mm512_and_si512(e[v & (v - 1)], slice[nq_ctz64((unsigned)v)]);
+#if defined(__clang__)
+#pragma unroll
+#elif defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+            for (int u = 1; u < 8; u++)
+                f[u] = _mm512_and_si512(f[u & (u - 1)], slice[4 + nq_ctz64((unsigned)u)]);
+            for (int u = 0; u < 8; u++) {
+#if defined(__clang__)
+#pragma unroll
+#elif defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+                for (int v = 0; v < 16; v++)
+                    _mm512_store_si512((void *)(entry + (16 * u + v) * NQ_GROUP),
+                                       _mm512_and_si512(e[v], f[u]));
+            }
+        }
+    }
+}
+
+NQ_TARGET_V4 static uint64_t nq_match_wide_v4(const uint64_t *tables, size_t groups,
+                                              int chunks, const uint64_t *items, size_t count)
+{
+    /* nq_match_v4's loop on the wide tables */
+    const size_t stride = (size_t)chunks * 128 * NQ_GROUP;
+    __m512i sum = _mm512_setzero_si512();
+    for (size_t g = 0; g < groups; g++) {
+        const uint64_t *t = tables + g * stride;
+        size_t i = 0;
+        for (; i + 2 <= count; i += 2) {
+            uint64_t a = items[i], b = items[i + 1];
+            __m512i x = _mm512_load_si512((const void *)(t + (a & 127) * NQ_GROUP));
+            __m512i y = _mm512_load_si512((const void *)(t + (b & 127) * NQ_GROUP));
+            for (int c = 1; c < chunks; c++) {
+                const uint64_t *base = t + (size_t)c * 128 * NQ_GROUP;
+                a >>= NQ_WIDE;
+                b >>= NQ_WIDE;
+                x = _mm512_and_si512(x, _mm512_load_si512((const void *)(base + (a & 127) * NQ_GROUP)));
+                y = _mm512_and_si512(y, _mm512_load_si512((const void *)(base + (b & 127) * NQ_GROUP)));
+            }
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(y));
+        }
+        if (i < count) {
+            uint64_t a = items[i];
+            __m512i x = _mm512_load_si512((const void *)(t + (a & 127) * NQ_GROUP));
+            for (int c = 1; c < chunks; c++) {
+                a >>= NQ_WIDE;
+                x = _mm512_and_si512(
+                    x, _mm512_load_si512((const void *)(t + ((size_t)c * 128 + (a & 127)) * NQ_GROUP)));
+            }
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
+        }
+    }
+    return (uint64_t)_mm512_reduce_add_epi64(sum);
+}
+
 /* v4 keeps eight lanes at once: the lanes kept are compressed in a register
- * and stored whole (a compressing store to memory is slow on some AMD cores) */
+ * and stored whole, 8 words (a compressing store to memory is slow on some AMD
+ * cores; a store masked to the lanes kept put the mask's count on the path from
+ * one round to the next: count(17) 0.95x the time without it) */
 NQ_TARGET_V4 static size_t nq_place_v4(const uint64_t *entry, size_t count,
                                        const nq_frame *f, int on_long, uint64_t *op)
 {
@@ -955,10 +1106,8 @@ NQ_TARGET_V4 static size_t nq_place_v4(const uint64_t *entry, size_t count,
             const __mmask8 on = _mm512_test_epi64_mask(_mm512_or_si512(d1, d2), lb);
             keep &= on_long ? on : (__mmask8)~on;
         }
-        const int kept = __builtin_popcount(keep);
-        _mm512_mask_storeu_epi64((void *)(op + k), (__mmask8)((1u << kept) - 1),
-                                 _mm512_maskz_compress_epi64(keep, p));
-        k += (size_t)kept;
+        _mm512_storeu_si512((void *)(op + k), _mm512_maskz_compress_epi64(keep, p));
+        k += (size_t)__builtin_popcount(keep);
     }
     return k;
 }
@@ -973,10 +1122,9 @@ NQ_TARGET_V4 static size_t nq_join_v4(uint64_t *dest, uint64_t a, const uint64_t
         const __mmask8 lanes = width - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (width - j)) - 1);
         const __m512i y = _mm512_maskz_loadu_epi64(lanes, (const void *)(b + j));
         const __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, x, y);
-        const int kept = __builtin_popcount(keep);
-        _mm512_mask_storeu_epi64((void *)(dest + k), (__mmask8)((1u << kept) - 1),
-                                 _mm512_maskz_compress_epi64(keep, _mm512_and_si512(_mm512_or_si512(x, y), m)));
-        k += (size_t)kept;
+        _mm512_storeu_si512((void *)(dest + k),
+                            _mm512_maskz_compress_epi64(keep, _mm512_and_si512(_mm512_or_si512(x, y), m)));
+        k += (size_t)__builtin_popcount(keep);
     }
     return k;
 }
@@ -996,10 +1144,9 @@ NQ_TARGET_V4 static NQ_INLINE size_t nq_join_rows_v4(NQ_JOIN_ROWS_ARGS)
         const __m512i x = _mm512_set1_epi64((long long)a[i]);
         const __mmask8 keep = _mm512_mask_testn_epi64_mask(lanes, x, s);
         const __m512i joined = _mm512_and_si512(_mm512_or_si512(x, s), m);
-        const int kept = __builtin_popcount(keep);
-        _mm512_mask_storeu_epi64((void *)(dest + written), (__mmask8)((1u << kept) - 1),
-                                 _mm512_maskz_compress_epi64(keep, joined));
-        written += (size_t)kept;
+        /* stored whole (8 words, up to 7 past what it keeps: NQ_JOIN_SLACK) */
+        _mm512_storeu_si512((void *)(dest + written), _mm512_maskz_compress_epi64(keep, joined));
+        written += (size_t)__builtin_popcount(keep);
     }
     *used = i;
     return written;
@@ -1226,6 +1373,39 @@ static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
     }
 #endif
     return nq_match_plain(tables, groups, chunks, items, count, half);
+}
+
+/* whether the wide tables serve here: on v4 only (elsewhere their bigger tables
+ * cost more than the lookups they save) */
+static int nq_wide(void)
+{
+#if NQ_DISPATCH
+    return nq_level() == NQ_V4;
+#else
+    return 0;
+#endif
+}
+
+static void nq_slice_wide(const uint64_t *stored, size_t size, int bits, uint64_t *tables,
+                          size_t groups)
+{
+#if NQ_DISPATCH
+    if (nq_level() == NQ_V4) {
+        nq_slice_wide_v4(stored, size, bits, tables, groups);
+        return;
+    }
+#endif
+    nq_slice_wide_plain(stored, size, bits, tables, groups);
+}
+
+static uint64_t nq_match_wide(const uint64_t *tables, size_t groups, int chunks,
+                              const uint64_t *items, size_t count)
+{
+#if NQ_DISPATCH
+    if (nq_level() == NQ_V4)
+        return nq_match_wide_v4(tables, groups, chunks, items, count);
+#endif
+    return nq_match_wide_plain(tables, groups, chunks, items, count);
 }
 
 static size_t nq_empty(const uint64_t *items, size_t count)

@@ -44,6 +44,7 @@ cdef extern from "_match.h":
     enum:
         NQ_GROUP
         NQ_CHUNK
+        NQ_WIDE
         NQ_JOIN_SLACK
     uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,
                       const uint64_t *items, size_t count, int half) nogil
@@ -52,6 +53,11 @@ cdef extern from "_match.h":
     size_t nq_empty(const uint64_t *items, size_t count) nogil
     void nq_slice(const uint64_t *stored, size_t size, int bits, uint64_t *tables,
                   size_t groups, int half) nogil
+    int nq_wide() nogil
+    void nq_slice_wide(const uint64_t *stored, size_t size, int bits, uint64_t *tables,
+                       size_t groups) nogil
+    uint64_t nq_match_wide(const uint64_t *tables, size_t groups, int chunks,
+                           const uint64_t *items, size_t count) nogil
     ctypedef struct nq_frame:
         int s1, s2, lo1, lo2, bits, jlo1, jlo2, jbits, jat
         uint64_t holes1, holes2, long_bit, full, jfull
@@ -77,7 +83,9 @@ cdef enum:
     _HELD_SAMPLE = 128  # masks of each side sampled to choose the cut bits
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
-    _SLACK = 8  # words past the placements that nq_place may write (3: _match.h)
+    _SLACK = 8  # words past the placements that nq_place may write (7: _match.h)
+    _MAX_H = 11  # MAX_N // 2
+    _WIDE_FROM = 2048  # items a group meets from which its tables are wide (below)
     _MEMO_MAX_H = 9  # quadrants up to this side keep a job's north placements (below;
     # at h = 9, n = 18 and 19, they take about 31 MB a thread and gain 5-8% since the
     # joins are batched; at h = 10 they would take hundreds)
@@ -359,6 +367,7 @@ cdef struct _Work:
     _Buf sorted_stored  # stored and items in buckets by their cut bits
     _Buf sorted_items[3]
     _Keys keys  # the bucket of each mask being sorted
+    int wide_policy  # the tables' kind (_slice): 0 as it pays, 1 wide, 2 never wide
 
 
 cdef void _release_work(_Work *w) noexcept nogil:
@@ -717,16 +726,27 @@ cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
 
 
 cdef bint _slice(const _Buf *stored, int bits, size_t items, _Lines *tables,
-                 size_t *groups, bint *half) noexcept nogil:
+                 size_t *groups, bint *half, bint *wide, int policy) noexcept nogil:
     # the bit-sliced tables of the stored masks, in full groups of 512, and a last
     # part group padded (half a group where it holds at most 256: *half) where
-    # that costs less than matching its masks one by one
-    cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
+    # that costs less than matching its masks one by one.  Wide tables (*wide,
+    # NQ_WIDE bit positions a lookup, no half group) on v4 where each group meets
+    # at least _WIDE_FROM items: count(18) 0.83x the time (policy 1: always, 2:
+    # never, for the tests of every variant)
+    cdef int chunks
     cdef size_t full = stored.size // _GROUP_BITS
     cdef size_t left = stored.size - full * _GROUP_BITS
     cdef size_t count = full + (1 if left and _slicing_pays(left, items) else 0)
     groups[0] = count
-    half[0] = count > full and _half_group(left)
+    wide[0] = policy == 1 or (policy == 0 and items >= _WIDE_FROM and nq_wide())
+    half[0] = count > full and _half_group(left) and not wide[0]
+    if wide[0]:
+        chunks = (bits + NQ_WIDE - 1) // NQ_WIDE
+        if not _reserve_lines(tables, count * <size_t>chunks * 128 * NQ_GROUP):
+            return False
+        nq_slice_wide(stored.data, stored.size, bits, tables.data, count)
+        return True
+    chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
     if not _reserve_lines(tables, count * <size_t>chunks * 32 * NQ_GROUP):
         return False
     nq_slice(stored.data, stored.size, bits, tables.data, count, half[0])
@@ -734,11 +754,15 @@ cdef bint _slice(const _Buf *stored, int bits, size_t items, _Lines *tables,
 
 
 cdef uint64_t _pairs(const _Buf *stored, const _Lines *tables, size_t groups, bint half,
-                     int bits, const _Buf *items) noexcept nogil:
+                     bint wide, int bits, const _Buf *items) noexcept nogil:
     # how many (stored, item) pairs share no bit
     cdef int chunks = (bits + NQ_CHUNK - 1) // NQ_CHUNK
-    cdef uint64_t total = nq_match(tables.data, groups, chunks, items.data, items.size,
-                                   half)
+    cdef uint64_t total
+    if wide:
+        total = nq_match_wide(tables.data, groups, (bits + NQ_WIDE - 1) // NQ_WIDE,
+                              items.data, items.size)
+    else:
+        total = nq_match(tables.data, groups, chunks, items.data, items.size, half)
     cdef size_t first = groups * _GROUP_BITS - (_GROUP_BITS // 2 if half else 0)
     if first > stored.size:  # the padding meets the empty items only
         total -= nq_empty(items.data, items.size) * (first - stored.size)
@@ -809,16 +833,16 @@ cdef bint _weighted_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     cdef size_t items = w.items[0].size + w.items[1].size + w.items[2].size
     cdef int cls
     cdef uint64_t total = 0
-    cdef bint half = False
+    cdef bint half = False, wide = False
     if w.stored.size >= _CUT_FROM:
         return _cut_pairs(w, bits, out)
     if not _slicing_pays(w.stored.size, items):
         groups = 0
-    elif not _slice(&w.stored, bits, items, &w.tables, &groups, &half):
+    elif not _slice(&w.stored, bits, items, &w.tables, &groups, &half, &wide, w.wide_policy):
         return False
     for cls in range(_CLASSES):
         if w.items[cls].size:
-            total += (<uint64_t>1 << cls) * _pairs(&w.stored, &w.tables, groups, half, bits,
+            total += (<uint64_t>1 << cls) * _pairs(&w.stored, &w.tables, groups, half, wide, bits,
                                                    &w.items[cls])
     out[0] = total
     return True
@@ -908,7 +932,7 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     cdef size_t most = w.stored.size // _BUCKET
     cdef uint32_t bs, bi, buckets
     cdef uint64_t total = 0, chosen = 0
-    cdef bint half
+    cdef bint half, wide = False
     cdef _Buf view, items_view
     while most > 1 and k < _MOST_CUTS and k < bits:
         most >>= 1
@@ -951,10 +975,10 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
             if not bs & bi:
                 for cls in range(_CLASSES):
                     reach += starts[cls][bi + 1] - starts[cls][bi]
-        half = False
+        half = wide = False
         if not _slicing_pays(view.size, reach):
             groups = 0
-        elif not _slice(&view, bits, reach, &w.tables, &groups, &half):
+        elif not _slice(&view, bits, reach, &w.tables, &groups, &half, &wide, w.wide_policy):
             return False
         for bi in range(buckets):
             if bs & bi:
@@ -963,19 +987,22 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
                 items_view.data = w.sorted_items[cls].data + starts[cls][bi]
                 items_view.size = starts[cls][bi + 1] - starts[cls][bi]
                 if items_view.size:
-                    total += (<uint64_t>1 << cls) * _pairs(&view, &w.tables, groups, half,
+                    total += (<uint64_t>1 << cls) * _pairs(&view, &w.tables, groups, half, wide,
                                                            bits, &items_view)
     out[0] = total
     return True
 
 
 cdef void _spread_columns(_Work *w, int side, uint32_t cols) noexcept nogil:
-    # spread[side]: every subset of `cols`, by size (size_from[side][k] to
-    # size_from[side][k + 1] - 1: those of k columns), each size in increasing
-    # order (as Gosper's hack would list them), so that _halves reads them in turn
+    _spread_into(w.spread[side], w.size_from[side], cols)
+
+
+cdef void _spread_into(uint32_t *spread, uint32_t *at, uint32_t cols) noexcept nogil:
+    # spread: every subset of `cols`, by size (at[k] to at[k + 1] - 1: those of k
+    # columns), each size in increasing order (as Gosper's hack would list them),
+    # so that _halves reads them in turn
     cdef int m = _popcount32(cols), k
     cdef uint32_t c, sub
-    cdef uint32_t *at = w.size_from[side]
     for k in range(34):
         at[k] = 0
     for c in range((<uint32_t>1) << m):  # how many of each size, then where each size starts
@@ -986,7 +1013,7 @@ cdef void _spread_columns(_Work *w, int side, uint32_t cols) noexcept nogil:
         at[k] = at[m + 1]
     sub = 0
     while True:  # the subsets of cols in increasing order, each after those of its size
-        w.spread[side][at[_popcount32(sub)]] = sub
+        spread[at[_popcount32(sub)]] = sub
         at[_popcount32(sub)] += 1
         if sub == cols:
             break
@@ -1279,15 +1306,20 @@ def packed_halves(Quarter quarter not None, bint east, rows, cols, holes1, holes
         _release_work(&w)
 
 
-def count_pairs(stored, items, int bits):
+def count_pairs(stored, items, int bits, tables="any"):
     """How many (stored, item) pairs share no bit, as count_rows finds them
-    (one by one, bit-sliced, or in buckets by cut bits, by their numbers)."""
+    (one by one, bit-sliced, or in buckets by cut bits, by their numbers).
+    ``tables``: "any" (as count_rows chooses), "wide" or "narrow": the kind of
+    bit-sliced tables, wherever the masks are sliced (the tests of each)."""
     cdef _Work w
     cdef uint64_t total = 0
     cdef uint64_t mask
     if not 1 <= bits <= 60:
         raise ValueError("bits must be between 1 and 60")
+    if tables not in ("any", "wide", "narrow"):
+        raise ValueError(f"tables must be 'any', 'wide' or 'narrow', not {tables!r}")
     memset(&w, 0, sizeof(_Work))
+    w.wide_policy = ("any", "wide", "narrow").index(tables)
     try:
         for value in stored:
             mask = PyNumber_Index(value)

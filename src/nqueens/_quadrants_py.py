@@ -251,12 +251,16 @@ def packed_halves(
                    operator.index(holes2), side_mode, plain_class)  # fmt: skip
 
 
-def count_pairs(stored: Sequence[int], items: Sequence[int], bits: Any) -> int:
+def count_pairs(stored: Sequence[int], items: Sequence[int], bits: Any, tables: str = "any") -> int:
     """How many (stored, item) pairs share no bit, as count_rows finds them
-    (one by one, bit-sliced, or in buckets by cut bits, by their numbers)."""
+    (one by one, bit-sliced, or in buckets by cut bits, by their numbers).
+    ``tables``: "any" (as count_rows chooses), "wide" or "narrow": the kind of
+    bit-sliced tables, wherever the masks are sliced (the tests of each)."""
     bits = operator.index(bits)
     if not 1 <= bits <= 60:
         raise ValueError("bits must be between 1 and 60")
+    if tables not in ("any", "wide", "narrow"):
+        raise ValueError(f"tables must be 'any', 'wide' or 'narrow', not {tables!r}")
     stored, items = [_mask(s, bits) for s in stored], [_mask(i, bits) for i in items]
     return sum(1 for i in items for s in stored if not s & i)
 
