@@ -39,7 +39,7 @@ def quadrants(request, monkeypatch):
 
 def core_job(module, n, j):
     """The core's form of an _assembly job."""
-    return module.Job(n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric)
+    return module.Job(n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.middle)
 
 
 def count_by_quadrants(module, n):
@@ -261,6 +261,66 @@ def test_the_crosses_are_one_per_orbit(n):
         assert middle_row == middle_column == h and r < c < h
 
 
+def middle_queen_row(n, j):
+    """The row of a job's middle column queen: the free row it leaves but the middle."""
+    (row,) = [r for r in range(n) if r != n // 2 and not j.rows >> r & 1]
+    return row
+
+
+@pytest.mark.parametrize("n", [5, 7, 9, 11, 13, 15, 17, 19, 21])
+def test_the_jobs_hold_each_cross_once(n):
+    # up to GROUPED_MAX_N the crosses off the centre are grouped by the middle
+    # column's queen, each as its image across the main diagonal; beyond, a job each
+    found, crosses = _assembly.jobs(n), _assembly.crosses(n)
+    h = n // 2
+    assert found[0] == _assembly.job(n, crosses[0]) and found[0].middle == 0
+    if n > _assembly.GROUPED_MAX_N:
+        assert found == [_assembly.job(n, cross) for cross in crosses]
+        return
+    held = []
+    for j in found[1:]:
+        c = middle_queen_row(n, j)
+        alone = _assembly.job(n, _assembly.Cross(8, ((c, h),), False))
+        assert j == alone._replace(middle=j.middle) and j.middle and j.weight == 8
+        held += [(r, c) for r in range(h) if j.middle >> r & 1]
+    assert sorted(held) == sorted((r, c) for cross in crosses[1:] for (_, c), (r, _) in
+                                  [cross.queens])  # fmt: skip
+
+
+def count_crosses_alone(module, n, j):
+    """A job of grouped crosses counted cross by cross, each a job of its own."""
+    quarter, stop = module.Quarter(n), bytearray(1)
+    h, c = n // 2, middle_queen_row(n, j)
+    total = 0
+    for r in range(h):
+        if j.middle >> r & 1:
+            job = core_job(module, n, _assembly.job(n, _assembly.Cross(8, ((h, r), (c, h)), False)))
+            total += module.count_rows(quarter, job, 0, job.row_sets, stop)
+    return total
+
+
+@pytest.mark.parametrize("n", [5, 7, 9, 11])
+def test_a_job_of_grouped_crosses_counts_as_its_crosses_one_by_one(quadrants, n):
+    quarter, stop = quadrants.Quarter(n), bytearray(1)
+    for j in _assembly.jobs(n)[1:]:
+        job = core_job(quadrants, n, j)
+        cuts = sorted({0, job.row_sets // 3, job.row_sets})
+        grouped = sum(quadrants.count_rows(quarter, job, a, b, stop)
+                      for a, b in zip(cuts, cuts[1:]))  # fmt: skip
+        assert grouped == count_crosses_alone(quadrants, n, j)
+
+
+@pytest.mark.native
+@pytest.mark.parametrize("n", [13, 15, 17])
+def test_the_core_counts_a_job_of_grouped_crosses_as_its_crosses(n):
+    jobs = _assembly.jobs(n)
+    quarter, stop = _quadrants.Quarter(n), bytearray(1)
+    for j in (jobs[1], jobs[-1]) if n == 17 else jobs[1:]:  # the fewest and most crosses
+        job = core_job(_quadrants, n, j)
+        grouped = _quadrants.count_rows(quarter, job, 0, job.row_sets, stop)
+        assert grouped == count_crosses_alone(_quadrants, n, j)
+
+
 @pytest.mark.native
 @pytest.mark.parametrize("workers", [1, 2, 3])
 @pytest.mark.parametrize("n", [14, 15, 16])
@@ -307,6 +367,22 @@ def test_bad_arguments_are_refused_alike(quadrants):
     for bad_n in (3, quadrants.MAX_N + 1):
         with pytest.raises(ValueError):
             quadrants.Job(bad_n, *fields)
+    # middle columns: an odd board, a job without symmetry, the middle row not free,
+    # free west columns, and one free row fewer than the free columns
+    g = _assembly.jobs(9)[-1]
+    grouped = (g.rows, g.west, g.east, g.holes1, g.holes2, False, g.middle)
+    assert quadrants.Job(9, *grouped).middle == g.middle == 0b111
+    for bad in (
+        (*grouped[:5], True, g.middle),
+        (g.rows | 1 << 4, *grouped[1:]),
+        (*grouped[:6], 1 << 4),
+        (g.rows, g.west & ~1, *grouped[2:]),
+        (g.rows & ~1, *grouped[1:]),
+    ):
+        with pytest.raises(ValueError, match="middle"):
+            quadrants.Job(9, *bad)
+    with pytest.raises(ValueError, match="middle"):
+        quadrants.Job(8, *fields[:5], False, 1)
     with pytest.raises(OverflowError):
         quadrants.Job(8, -1, *fields[1:])
     with pytest.raises(ValueError, match="n = 10"):  # a job of another n

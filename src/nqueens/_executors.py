@@ -971,16 +971,20 @@ def cut_units(tasks: Sequence[Task], pending: Sequence[int], count: int) -> list
     same tasks in their order, and two processes counted 0.90x as fast as two
     threads where runs of eight counted 0.99x.)
 
-    Where the split holds several jobs (odd n: one a queen of the middle row and
-    column), a worker's core keeps the north placements of one job, the last: a
-    unit that takes one run of each job places them all again.  There the runs
-    are dealt in blocks, a job's runs cut into pieces of at most
-    ceil(runs / count) neighbours, or fewer where there would be fewer blocks
-    than units (``_blocks``).  (n = 19 has 37 jobs of 9 runs:
-    36 units dealt run by run met a new job 332 times, and took 1.04x the
-    processor time of the runs in their order; in blocks, 38 times and 1.00x;
-    a 2-process Dask LocalCluster counted at 0.88x the speed of two threads, and
-    at 0.93x with blocks.)"""
+    Where the split holds several jobs (odd n: the crosses, one or several a
+    job), a worker's core keeps the north placements of one job, the last: a
+    unit that takes one run of each job places them all again.  There the runs,
+    in their order, are cut into `count` stretches of about as many runs, a unit
+    each (``_blocks``): a stretch may end one job and start the next, so the
+    units meet at most count + jobs - 1 jobs in all.  (n = 19 has 37 jobs of 9
+    runs: 36 units dealt run by run met a new job 332 times, and took 1.04x the
+    processor time of the runs in their order; in blocks of whole jobs' runs, 38
+    times and 1.00x; a 2-process Dask LocalCluster counted at 0.88x the speed of
+    two threads, and at 0.93x with blocks.  Blocks of whole jobs left one unit
+    two jobs' runs where the jobs were a few more than the units, and n = 17's
+    jobs of grouped crosses, one of twice the others' runs, 2x the runs of
+    others; stretches across jobs, since 2026-12-06, meet up to twice as many
+    jobs and take as many runs each, to one.)"""
     starts = runs([tasks[i] for i in pending])
     bounds = [*starts[1:], len(pending)]
     count = max(1, min(count, len(starts)))
@@ -999,9 +1003,8 @@ def _blocks(
     count: int,
 ) -> list[tuple[int, int]]:
     """The stretches of `pending` (positions) cut_units deals: its runs, or, where the
-    quadrant tasks' runs belong to several jobs, the runs of each job in pieces of at
-    most ceil(runs / count) runs (fewer, so that there are `count` pieces at least),
-    as even as may be."""
+    quadrant tasks' runs belong to several jobs, `count` stretches of about as many
+    runs, in their order."""
     jobs: list[list[int]] = []  # the runs (their numbers), job by job
     last = None
     for k, a in enumerate(starts):
@@ -1014,15 +1017,8 @@ def _blocks(
         last = key
     if len(jobs) <= 1 or len(jobs) == len(starts):  # one job, or every run its own
         return list(zip(starts, bounds))
-    longest = -(-len(starts) // count)
-    while longest > 1 and sum(-(-len(job) // longest) for job in jobs) < count:
-        longest -= 1  # a block for every unit at least
-    found: list[tuple[int, int]] = []
-    for job in jobs:
-        pieces = -(-len(job) // longest)
-        edges = [job[0] + round(p * len(job) / pieces) for p in range(pieces + 1)]
-        found.extend((starts[a], bounds[b - 1]) for a, b in zip(edges, edges[1:]))
-    return found
+    edges = [round(p * len(starts) / count) for p in range(count + 1)]
+    return [(starts[a], bounds[b - 1]) for a, b in zip(edges, edges[1:])]
 
 
 def _calls(count: int, calls: int) -> list[list[int]]:

@@ -29,8 +29,18 @@ class Mode(enum.IntEnum):
 class Job:
     n: int
     def __init__(
-        self, n: int, rows: int, west: int, east: int, holes1: int, holes2: int, symmetric: bool
+        self,
+        n: int,
+        rows: int,
+        west: int,
+        east: int,
+        holes1: int,
+        holes2: int,
+        symmetric: bool,
+        middle: int = 0,
     ) -> None: ...
+    @property
+    def middle(self) -> int: ...
     @property
     def rows(self) -> int: ...
     @property

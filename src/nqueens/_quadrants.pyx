@@ -35,7 +35,7 @@
 from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free as release, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef extern from "_bits.h":
     int nq_ctz64(unsigned long long) nogil
@@ -356,6 +356,13 @@ cdef struct _Memo:
 cdef struct _Work:
     uint32_t *spread[2]  # west, east: the subsets of the free columns, by size (below)
     uint32_t size_from[2][34]  # those of size k: spread[side][size_from[side][k]] on
+    # a job with middle columns: for each middle column a, the west's spread and
+    # south placements without it (swapped into spread[0], size_from[0] and
+    # south[0] while its cross is counted); the memo keeps no west placements
+    uint32_t *spreads  # a's at spreads + (a << h)
+    uint32_t sizes_from[_MAX_H][34]
+    _South west_south[_MAX_H]
+    _Memo west_memo[_MAX_H]  # (swapped into memo[0] likewise)
     _Buf north  # a row set's north placements, where the memo keeps none
     uint64_t *spans  # _halves' joins by class (_Spans), room for 5 x 2 ** h of them
     _Memo memo[2]  # west, east
@@ -380,6 +387,17 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.memo[i].offset)
         release(w.memo[i].ready)
     release(w.spans)
+    release(w.spreads)
+    for i in range(_MAX_H):
+        release(w.west_memo[i].words.data)
+        release(w.west_memo[i].span)
+        release(w.west_memo[i].plain)
+        release(w.west_memo[i].offset)
+        release(w.west_memo[i].ready)
+        release(w.west_south[i].words.data)
+        release(w.west_south[i].span)
+        release(w.west_south[i].plain)
+        release(w.west_south[i].filled)
     for i in range(2):
         release(w.spread[i])
         release(w.south[i].words.data)
@@ -510,29 +528,36 @@ cdef bint _memo_reset(const _Table *t, _Work *w, const _Job *job) noexcept nogil
     # both sides' memos emptied for a new job, in the modes _count_rows asks for
     # (east: OFF_LONG or ALL, west: BY_CLASS or ALL); False: no memory
     cdef int side
+    cdef Mode mode
+    for side in range(2):
+        if side:
+            mode = OFF_LONG if job.symmetric else ALL
+        else:
+            mode = BY_CLASS if job.symmetric else ALL
+        if not _memo_clear(t, &w.memo[side], mode):
+            return False
+    return True
+
+
+cdef bint _memo_clear(const _Table *t, _Memo *m, Mode mode) noexcept nogil:
+    # a memo emptied for a new job; False: no memory
     # at most C(2h, h) keys: a north row set of k rows asks for the k-subsets of
     # at most h columns
     cdef size_t keys = <size_t>_choose(2 * t.h, t.h)
-    cdef _Memo *m
-    for side in range(2):
-        m = &w.memo[side]
-        if side:
-            m.mode = OFF_LONG if job.symmetric else ALL
-        else:
-            m.mode = BY_CLASS if job.symmetric else ALL
-        if m.span == NULL:  # (each made once, kept with the Scratch)
-            m.span = <uint64_t *>malloc(keys * sizeof(uint64_t))
-        if m.plain == NULL:
-            m.plain = <uint32_t *>malloc(keys * sizeof(uint32_t))
-        if m.ready == NULL:
-            m.ready = <unsigned char *>malloc((<size_t>1) << t.h)
-        if m.offset == NULL:
-            m.offset = <uint32_t *>malloc(((<size_t>1) << t.h) * sizeof(uint32_t))
-        if m.span == NULL or m.plain == NULL or m.ready == NULL or m.offset == NULL:
-            return False
-        memset(m.ready, 0, (<size_t>1) << t.h)
-        m.size = 0
-        m.keys = 0
+    m.mode = mode
+    if m.span == NULL:  # (each made once, kept with the Scratch)
+        m.span = <uint64_t *>malloc(keys * sizeof(uint64_t))
+    if m.plain == NULL:
+        m.plain = <uint32_t *>malloc(keys * sizeof(uint32_t))
+    if m.ready == NULL:
+        m.ready = <unsigned char *>malloc((<size_t>1) << t.h)
+    if m.offset == NULL:
+        m.offset = <uint32_t *>malloc(((<size_t>1) << t.h) * sizeof(uint32_t))
+    if m.span == NULL or m.plain == NULL or m.ready == NULL or m.offset == NULL:
+        return False
+    memset(m.ready, 0, (<size_t>1) << t.h)
+    m.size = 0
+    m.keys = 0
     return True
 
 
@@ -785,6 +810,80 @@ cdef struct _Job:
     uint32_t rows, west, east
     uint64_t holes1, holes2
     bint symmetric
+    uint32_t middle  # the west columns of the middle row's queen, a cross each (Job)
+
+
+cdef void _or_all(uint64_t *items, size_t count, uint64_t bits) noexcept nogil:
+    cdef size_t i
+    for i in range(count):
+        items[i] |= bits
+
+
+cdef int _count_middle(const _Table *t, const _Geo *g, const _Job *job, uint32_t east_rows,
+                       _Work *w, uint64_t *out) noexcept nogil:
+    # a row set of a job with middle columns: the cross of each (the middle row's
+    # queen at (h, a)), all from the same east half-boards, listed without the
+    # queen's holes.  The queen holds d1 = h + a and d2 = n - 1 + h - a, which a
+    # west half-board of its cross never holds, and which are bits of the packed
+    # masks wherever an east half-board can hold them (none for a = 0): the
+    # cross's pairs are those of the east half-boards with its west ones, these
+    # bits set.  So the west half-boards of every cross, so marked, are counted
+    # against the east ones at once.  -1: out of memory
+    cdef uint32_t middle = job.middle
+    cdef uint64_t queen, d1, d2
+    cdef int a, cls
+    cdef bint ok = True
+    cdef size_t first
+    cdef _Buf spare
+    cdef _South held
+    cdef _Memo held_memo
+    cdef uint32_t *spread = w.spread[0]
+    cdef uint32_t size_from[34]
+    out[0] = 0
+    for cls in range(_CLASSES):
+        w.items[cls].size = 0
+    if not _halves(t, g, w, True, east_rows, job.east, job.holes1, job.holes2, ALL, 1):
+        return -1
+    spare = w.stored  # ALL wrote into items[0]: those are the stored ones
+    w.stored = w.items[0]
+    w.items[0] = spare
+    w.items[0].size = 0
+    if w.stored.size == 0:
+        return 0
+    memcpy(size_from, w.size_from[0], sizeof(size_from))
+    while middle and ok:
+        a = nq_ctz64(middle)
+        middle &= middle - 1
+        d1 = (<uint64_t>1) << (g.h + a)
+        d2 = (<uint64_t>1) << (g.n - 1 + g.h - a)
+        # the west without column a: its spread, memo and south placements swapped
+        # in; its half-boards appended to the others'
+        w.spread[0] = w.spreads + ((<size_t>a) << g.h)
+        memcpy(w.size_from[0], w.sizes_from[a], sizeof(size_from))
+        held = w.south[0]
+        w.south[0] = w.west_south[a]
+        held_memo = w.memo[0]
+        w.memo[0] = w.west_memo[a]
+        first = w.items[0].size
+        ok = _halves(t, g, w, False, job.rows ^ east_rows, job.west & ~(<uint32_t>1 << a),
+                     job.holes1 | d1, job.holes2 | d2, ALL, 1)
+        w.west_memo[a] = w.memo[0]
+        w.memo[0] = held_memo
+        w.west_south[a] = w.south[0]
+        w.south[0] = held
+        queen = _pack(g, d1, d2)
+        if ok and queen:
+            _or_all(w.items[0].data + first, w.items[0].size - first, queen)
+    w.spread[0] = spread
+    memcpy(w.size_from[0], size_from, sizeof(size_from))
+    if not ok or (w.items[0].size and not _weighted_pairs(w, 2 * g.width, out)):
+        return -1
+    return 0
+
+
+cdef inline uint64_t _pack(const _Geo *g, uint64_t d1, uint64_t d2) noexcept nogil:
+    # the board's diagonals where the halves overlap, packed as nq_place packs them
+    return ((d1 >> g.lo1) & g.full) | (((d2 >> g.lo2) & g.full) << g.width)
 
 
 cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t east_rows,
@@ -795,6 +894,8 @@ cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t e
     cdef int bits = 2 * g.width
     cdef uint64_t total = 0
     cdef _Buf spare
+    if job.middle:
+        return _count_middle(t, g, job, east_rows, w, out)
     out[0] = 0
     if job.symmetric:
         flipped = _reverse(g.n, east_rows)
@@ -1045,6 +1146,40 @@ cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
     return _reserve(&w.north, most)
 
 
+cdef bint _prepare_middle(const _Table *t, _Work *w, uint32_t west,
+                          uint32_t middle) noexcept nogil:
+    # a new job's west without each of its middle columns (_count_middle): the
+    # spreads made, the south and the memo's north placements none yet (after
+    # _memo_reset: memo_on set); False: no memory
+    cdef size_t subsets = (<size_t>1) << t.h
+    cdef int a
+    cdef _South *c
+    for a in range(_MAX_H):
+        w.west_south[a].valid = False
+    if middle == 0:
+        return True
+    if w.spreads == NULL:
+        w.spreads = <uint32_t *>malloc(t.h * subsets * sizeof(uint32_t))
+        if w.spreads == NULL:
+            return False
+    while middle:
+        a = nq_ctz64(middle)
+        middle &= middle - 1
+        c = &w.west_south[a]
+        if c.span == NULL:
+            c.span = <uint64_t *>calloc(subsets, sizeof(uint64_t))
+        if c.plain == NULL:
+            c.plain = <size_t *>calloc(subsets, sizeof(size_t))
+        if c.filled == NULL:
+            c.filled = <uint32_t *>malloc(subsets * sizeof(uint32_t))
+        if c.span == NULL or c.plain == NULL or c.filled == NULL:
+            return False
+        if w.memo_on and not _memo_clear(t, &w.west_memo[a], ALL):
+            return False
+        _spread_into(w.spreads + (<size_t>a << t.h), w.sizes_from[a], west & ~(<uint32_t>1 << a))
+    return True
+
+
 cdef uint64_t _choose(int m, int k) noexcept nogil:
     cdef uint64_t r = 1
     cdef int i
@@ -1108,8 +1243,15 @@ cdef class Job:
     column c of the half), the diagonals the cross holds (r + c and
     r - c + n - 1), and whether the even board's symmetries hold within it.
 
+    ``middle`` (odd n): the west columns of the middle row's queen, one cross
+    each, counted together (the middle column's queen only is placed: the
+    holes are its own).  The free columns are then one more than the free
+    rows, and each row set counts every one of these crosses.
+
     >>> Job(8, 0xFF, 0xF, 0xF, 0, 0, True).row_sets
     70
+    >>> Job(7, 0b1110101, 0b111, 0b111, 1 << 4, 1 << 4, False, 0b1).row_sets
+    10
     """
 
     cdef _Job job
@@ -1118,8 +1260,8 @@ cdef class Job:
     cdef int k  # free east columns: each row set has k rows
     cdef int positions[32]  # the free rows, in order
 
-    def __cinit__(self, n, rows, west, east, holes1, holes2, symmetric):
-        cdef uint64_t r, cw, ce
+    def __cinit__(self, n, rows, west, east, holes1, holes2, symmetric, middle=0):
+        cdef uint64_t r, cw, ce, mid
         cdef int i
         n = PyNumber_Index(n)
         if not MIN_N <= n <= MAX_N:
@@ -1136,14 +1278,20 @@ cdef class Job:
         self.job.holes1 = PyNumber_Index(holes1)
         self.job.holes2 = PyNumber_Index(holes2)
         self.job.symmetric = bool(symmetric)
+        mid = PyNumber_Index(middle)
+        if mid and (n % 2 == 0 or self.job.symmetric or (r >> (n // 2)) & 1 or mid & ~cw):
+            raise ValueError("middle columns are free west columns of an odd board, its middle "
+                             "row not free, in a job without its symmetries")
+        self.job.middle = <uint32_t>mid
         self.m = 0
         for i in range(n):
             if (r >> i) & 1:
                 self.positions[self.m] = i
                 self.m += 1
         self.k = _popcount32(self.job.east)
-        if _popcount32(self.job.west) + self.k != self.m:
-            raise ValueError("the free rows must be as many as the free columns")
+        if _popcount32(self.job.west) + self.k - (1 if mid else 0) != self.m:
+            raise ValueError("the free rows must be as many as the free columns (one fewer, "
+                             "with middle columns)")
 
     @property
     def rows(self):
@@ -1168,6 +1316,10 @@ cdef class Job:
     @property
     def symmetric(self):
         return bool(self.job.symmetric)
+
+    @property
+    def middle(self):
+        return self.job.middle
 
     @property
     def row_sets(self):
@@ -1202,7 +1354,7 @@ cdef class Scratch:
 cdef bint _same_job(const _Job *a, const _Job *b) noexcept nogil:
     return (a.rows == b.rows and a.west == b.west and a.east == b.east
             and a.holes1 == b.holes1 and a.holes2 == b.holes2
-            and a.symmetric == b.symmetric)
+            and a.symmetric == b.symmetric and a.middle == b.middle)
 
 
 def count_rows(Quarter quarter not None, Job job not None, first, end,
@@ -1251,6 +1403,9 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
             if w.memo_on and not _memo_reset(&quarter.t, w, &job.job):
                 failed = 1
                 hi = lo  # nothing counted: the MemoryError below
+            if not _prepare_middle(&quarter.t, w, job.job.west, job.job.middle):
+                failed = 1
+                hi = lo
             scratch.last = job.job
             scratch.has_last = not failed
         if lo < hi:

@@ -277,8 +277,30 @@ def _reverse(n: int, rows: int) -> int:
     return sum(1 << (n - 1 - r) for r in _bits(rows))
 
 
+def _count_middle(quarter: Quarter, g: _Geo, job: Job, east_rows: int) -> int:
+    # a row set of a job with middle columns: the cross of each (the middle row's
+    # queen at (h, a)), all from the same east half-boards, listed without the
+    # queen's holes.  A queen at (h, a) holds d1 = h + a and d2 = n - 1 + h - a,
+    # which a west half-board of its cross never holds, and which are bits of the
+    # packed masks wherever an east half-board can hold them: the cross's pairs are
+    # those of the east half-boards with its west ones, these bits set
+    _, items = _halves(quarter, g, True, east_rows, job.east, job.holes1, job.holes2,
+                       Mode.ALL, 1)  # fmt: skip
+    stored = items[0]
+    total = 0
+    for a in _bits(job.middle) if stored else ():
+        d1, d2 = 1 << (g.h + a), 1 << (g.n - 1 + g.h - a)
+        _, items = _halves(quarter, g, False, job.rows ^ east_rows, job.west & ~(1 << a),
+                           job.holes1 | d1, job.holes2 | d2, Mode.ALL, 1)  # fmt: skip
+        queen = g.pack(d1, d2)
+        total += count_pairs(stored, [x | queen for x in items[0]], 2 * g.width)
+    return total
+
+
 def _count_rows(quarter: Quarter, g: _Geo, job: Job, east_rows: int) -> int:
     # the weighted count of one row set (0 for one that another row set counts)
+    if job.middle:
+        return _count_middle(quarter, g, job, east_rows)
     rows, symmetric = job.rows, job.symmetric
     prime = plain_class = 1
     if symmetric:
@@ -339,28 +361,44 @@ class Job:
     column c of the half), the diagonals the cross holds (r + c and
     r - c + n - 1), and whether the even board's symmetries hold within it.
 
+    ``middle`` (odd n): the west columns of the middle row's queen, one cross
+    each, counted together (the middle column's queen only is placed: the
+    holes are its own).  The free columns are then one more than the free
+    rows, and each row set counts every one of these crosses.
+
     >>> Job(8, 0xFF, 0xF, 0xF, 0, 0, True).row_sets
     70
+    >>> Job(7, 0b1110101, 0b111, 0b111, 1 << 4, 1 << 4, False, 0b1).row_sets
+    10
     """
 
     def __init__(
         self, n: Any, rows: Any, west: Any, east: Any, holes1: Any, holes2: Any,
-        symmetric: Any,
+        symmetric: Any, middle: Any = 0,
     ) -> None:  # fmt: skip
         n = operator.index(n)
         if not MIN_N <= n <= MAX_N:
             raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
         rows, west, east = _uint64(rows), _uint64(west), _uint64(east)
+        middle = _uint64(middle)
         if rows >> n or west >> (n // 2) or east >> (n // 2):
             raise ValueError("rows must be a mask of the board's rows, west and east of h columns")
         self.n = n
         self.rows, self.west, self.east = rows, west, east
         self.holes1, self.holes2 = _uint64(holes1), _uint64(holes2)
         self.symmetric = bool(symmetric)
+        self.middle = middle
+        if middle and (n % 2 == 0 or self.symmetric or rows >> (n // 2) & 1 or middle & ~west):
+            raise ValueError(
+                "middle columns are free west columns of an odd board, its middle row not "
+                "free, in a job without its symmetries"
+            )
         self._positions = list(_bits(rows))  # the free rows, in order
         self._k = _popcount(east)  # each row set has k rows
-        if _popcount(west) + self._k != len(self._positions):
-            raise ValueError("the free rows must be as many as the free columns")
+        if _popcount(west) + self._k - (1 if middle else 0) != len(self._positions):
+            raise ValueError(
+                "the free rows must be as many as the free columns (one fewer, with middle columns)"
+            )
 
     @property
     def row_sets(self) -> int:

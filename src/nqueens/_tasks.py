@@ -432,9 +432,11 @@ def task_bound(task: Task) -> int:
 
 @functools.lru_cache(maxsize=64)
 def _row_set_bound(n: int, cross: int) -> int:
-    # task_bound of one row set of the cross (a cluster's results check thousands)
+    # task_bound of one row set of the job (a cluster's results check thousands):
+    # of each of its crosses
     weight = _assembly.QuadrantTask(n, cross, 0, 0).weight
-    return weight * _SYMMETRIES**2 * math.factorial(n // 2) ** 2
+    crosses = max(1, bin(_assembly.jobs(n)[cross].middle).count("1"))
+    return crosses * weight * _SYMMETRIES**2 * math.factorial(n // 2) ** 2
 
 
 def count_run(
