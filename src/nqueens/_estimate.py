@@ -167,7 +167,7 @@ def estimate(
     random probes of the search for about `budget` seconds (see the module's text).
 
     Half the budget goes to the probes, half to the core's pace.  Where count()
-    goes by quadrant assembly (n = 12 and 14 to 23, compiled core), the time is
+    goes by quadrant assembly (n = 12 to 23, compiled core), the time is
     the quadrant core's own on runs of 16 consecutive row sets from random
     places, scaled to all of them (plus the table it builds; a table that takes
     longer than the budget, as at n = 22 and 23 under about 10 s, is given up,

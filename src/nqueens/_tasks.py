@@ -28,10 +28,10 @@ MAX_TASKS = 10**6
 """The most subproblems a split may make: about 300 bytes each in memory."""
 BORDERS_MAX_N = 56
 """The largest n whose canonical borders (the split at depth 0) fit in MAX_TASKS."""
-# From this side on a plain count goes by quadrant assembly (_assembly.py),
-# the faster method there, but for the sides in _ROWS_FASTER (BENCHMARKS.md)
+# From this side on a plain count goes by quadrant assembly (_assembly.py), the
+# faster method there (BENCHMARKS.md; n = 13 too since its crosses are grouped:
+# 2.8 ms against 6.9 ms row by row)
 QUADRANTS_MIN_N = 12
-_ROWS_FASTER = frozenset({13})
 # A journal records a split by quadrant assembly as this depth
 QUADRANT_DEPTH = -1
 # the order of the square's symmetry group: a border or a cross stands for at
@@ -312,9 +312,7 @@ def quadrants_apply(n: int) -> bool:
     """Whether count(n) goes by quadrant assembly: the compiled core only (its
     twin is slower than the row-by-row twin), for the sides it is faster on."""
     quadrants = _select.quadrants
-    return (
-        bool(quadrants.FAST) and QUADRANTS_MIN_N <= n <= quadrants.MAX_N and n not in _ROWS_FASTER
-    )
+    return bool(quadrants.FAST) and QUADRANTS_MIN_N <= n <= quadrants.MAX_N
 
 
 def quadrant_pieces(n: int) -> int:
@@ -326,9 +324,10 @@ def quadrant_pieces(n: int) -> int:
 def subproblems(n: int, *, depth: int | None = None) -> list[Task]:
     """Cut count(n) into independent tasks: their weighted counts add up to count(n).
 
-    Where count(n) goes by quadrant assembly (the compiled core, n = 12 and
-    14 to 23) and depth is None, the tasks are QuadrantTasks: ranges of the
-    row sets of one cross, about 4,096 of them up to n = 18, 10**4 at 19 and
+    Where count(n) goes by quadrant assembly (the compiled core, n = 12 to
+    23) and depth is None, the tasks are QuadrantTasks: ranges of the row
+    sets of one job (a cross, or up to n = 17 the crosses of one queen of the
+    middle column), about 4,096 of them up to n = 18, 10**4 at 19 and
     10**5 from 20 on.  Otherwise each task places the border queens (those of
     the top and bottom rows and of the left and right columns) in one of
     their canonical forms under the 8 symmetries, weighted by how many forms
