@@ -64,10 +64,11 @@
 #define NQ_GROUP 8 /* words per group: 512 stored masks */
 #define NQ_JOIN_SLACK 8 /* words past a join's products that it may write */
 #define NQ_CHUNK 5 /* bit positions per table lookup */
-#ifndef NQ_WIDE
 #define NQ_WIDE 7 /* bit positions per table lookup in the wide tables (below) */
-#endif
 #define NQ_WIDE_ENTRIES (1 << NQ_WIDE)
+#if NQ_WIDE != 7
+#error "nq_slice_wide_v4 builds a chunk's entries from 16 in registers and 8 products"
+#endif
 #if NQ_CHUNK != 5
 #error "nq_slice_v4 builds a chunk's 32 entries as two halves of 16"
 #endif
