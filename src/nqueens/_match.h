@@ -946,35 +946,42 @@ NQ_TARGET_V4 static NQ_INLINE void nq_slices_v4(const uint64_t *stored, size_t s
     }
 }
 
+/* a chunk's slices, bits first .. first + count - 1 of the masks ("holds none"; past
+ * `bits`, every mask), and its entries 0..15 (each the AND of one before it and a
+ * slice: the products of its first four slices), in registers */
+NQ_TARGET_V4 static NQ_INLINE void nq_chunk_v4(const __m512i *a, int bits, int first, int count,
+                                               __m512i *slice, __m512i *e)
+{
+    const __m512i ones = _mm512_set1_epi64(-1);
+    for (int i = 0; i < count; i++) {
+        const int b = first + i;
+        slice[i] = b < bits ? _mm512_xor_si512(a[b], ones) : ones;
+    }
+    e[0] = ones;
+#if defined(__clang__)
+#pragma unroll
+#elif defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+    for (int v = 1; v < 16; v++)
+        e[v] = _mm512_and_si512(e[v & (v - 1)], slice[nq_ctz64((unsigned)v)]);
+}
+
 NQ_TARGET_V4 static void nq_slice_v4(NQ_SLICE_ARGS)
 {
     (void)half; /* (0: nq_slice takes a half group to v3's slicing) */
     const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
     const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
-    const __m512i ones = _mm512_set1_epi64(-1);
     __m512i a[64];
     for (size_t g = 0; g < groups; g++) {
         nq_slices_v4(stored, size, bits, g, a);
         uint64_t *base = tables + g * stride;
         for (int c = 0; c < chunks; c++) {
             uint64_t *entry = base + (size_t)c * 32 * NQ_GROUP;
-            __m512i slice[NQ_CHUNK];
-            for (int i = 0; i < NQ_CHUNK; i++) {
-                const int b = c * NQ_CHUNK + i;
-                slice[i] = b < bits ? _mm512_xor_si512(a[b], ones) : ones;
-            }
-            /* entries 0..15 in registers (each the AND of one before it and a
-             * slice), stored with entries 16..31, their ANDs with the last slice
-             * (NQ_CHUNK is 5: checked where it is defined) */
-            __m512i e[16];
-            e[0] = ones;
-#if defined(__clang__)
-#pragma unroll
-#elif defined(__GNUC__)
-#pragma GCC unroll 16
-#endif
-            for (int v = 1; v < 16; v++)
-                e[v] = _mm512_and_si512(e[v & (v - 1)], slice[nq_ctz64((unsigned)v)]);
+            /* entries 0..15 in registers, stored with entries 16..31, their ANDs with
+             * the last slice (NQ_CHUNK is 5: checked where it is defined) */
+            __m512i slice[NQ_CHUNK], e[16];
+            nq_chunk_v4(a, bits, c * NQ_CHUNK, NQ_CHUNK, slice, e);
 #if defined(__clang__)
 #pragma unroll
 #elif defined(__GNUC__)
@@ -1002,21 +1009,9 @@ NQ_TARGET_V4 static void nq_slice_wide_v4(const uint64_t *stored, size_t size, i
         nq_slices_v4(stored, size, bits, g, a);
         for (int c = 0; c < chunks; c++) {
             uint64_t *entry = tables + g * stride + (size_t)c * NQ_WIDE_ENTRIES * NQ_GROUP;
-            __m512i slice[NQ_WIDE];
-            for (int i = 0; i < NQ_WIDE; i++) {
-                const int b = c * NQ_WIDE + i;
-                slice[i] = b < bits ? _mm512_xor_si512(a[b], ones) : ones;
-            }
-            __m512i e[16], f[NQ_WIDE_ENTRIES / 16];
-            e[0] = ones;
+            __m512i slice[NQ_WIDE], e[16], f[NQ_WIDE_ENTRIES / 16];
+            nq_chunk_v4(a, bits, c * NQ_WIDE, NQ_WIDE, slice, e);
             f[0] = ones;
-#if defined(__clang__)
-#pragma unroll
-#elif defined(__GNUC__)
-#pragma GCC unroll 16
-#endif
-            for (int v = 1; v < 16; v++)
-                e[v] = _mm512_and_si512(e[v & (v - 1)], slice[nq_ctz64((unsigned)v)]);
 #if defined(__clang__)
 #pragma unroll
 #elif defined(__GNUC__)
