@@ -53,7 +53,7 @@ def test_every_level_counts_every_board_exactly(level):
         total = 0
         for j in _assembly.jobs(n):
             job = _quadrants.Job(
-                n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.middle
+                n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.crosses
             )
             total += j.weight * _quadrants.count_rows(
                 quarter, job, 0, job.row_sets, bytearray(1), scratch

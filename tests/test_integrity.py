@@ -520,7 +520,7 @@ def test_a_work_object_shared_by_threads_is_refused_not_a_crash(core):
         found, refused = [], []
         def run():
             try:
-                job = q.Job(n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.middle)
+                job = q.Job(n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.crosses)
                 found.append(q.count_rows(quarter, job, 0, job.row_sets, bytearray(1), scratch))
             except RuntimeError as exc:
                 refused.append(str(exc))
@@ -557,7 +557,7 @@ def test_read_only_stop_buffers_are_read(core):
     j = nqueens._assembly.jobs(8)[0]
     quarter = nqueens._select.quadrants.Quarter(8)
     q = nqueens._select.quadrants
-    job = q.Job(8, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.middle)
+    job = q.Job(8, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.crosses)
     assert q.count_rows(quarter, job, 0, 70, bytes(1)) == 92
     assert core.count_solutions(8, bytes(1)) == 92
     assert core.count_each([(8, 1, (0,), (0,))], bytes(1), core.Tables()) == [4]

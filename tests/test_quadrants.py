@@ -39,7 +39,7 @@ def quadrants(request, monkeypatch):
 
 def core_job(module, n, j):
     """The core's form of an _assembly job."""
-    return module.Job(n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.middle)
+    return module.Job(n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.crosses)
 
 
 def count_by_quadrants(module, n):
@@ -261,64 +261,89 @@ def test_the_crosses_are_one_per_orbit(n):
         assert middle_row == middle_column == h and r < c < h
 
 
-def middle_queen_row(n, j):
-    """The row of a job's middle column queen: the free row it leaves but the middle."""
-    (row,) = [r for r in range(n) if r != n // 2 and not j.rows >> r & 1]
-    return row
+def held_crosses(n, j):
+    """A job's crosses as (c, a): the middle column's queen at (c, h), the middle row's
+    at (h, a)."""
+    return [divmod(x, n // 2) for x in range(64) if j.crosses >> x & 1]
+
+
+def by_rows(n):
+    """The crosses off the centre in a job for each row c of the middle column's
+    queen (placed: its row not free), as jobs() makes them from 17 to GROUPED_MAX_N."""
+    h, groups = n // 2, {}
+    for j in _assembly.jobs(n)[1:]:
+        for c, a in held_crosses(n, j):
+            groups[c] = groups.get(c, 0) | 1 << (c * h + a)
+    return [_assembly.job(n, _assembly.Cross(8, ((c, h),), False))._replace(crosses=bits)
+            for c, bits in sorted(groups.items())]  # fmt: skip
 
 
 @pytest.mark.parametrize("n", [5, 7, 9, 11, 13, 15, 17, 19, 21])
 def test_the_jobs_hold_each_cross_once(n):
-    # up to GROUPED_MAX_N the crosses off the centre are grouped by the middle
-    # column's queen, each as its image across the main diagonal; beyond, a job each
+    # the crosses off the centre, each as its image across the main diagonal: one
+    # job up to SHARED_MAX_N, a job for each row of the middle column's queen up to
+    # GROUPED_MAX_N; beyond, a job each
     found, crosses = _assembly.jobs(n), _assembly.crosses(n)
     h = n // 2
-    assert found[0] == _assembly.job(n, crosses[0]) and found[0].middle == 0
+    assert found[0] == _assembly.job(n, crosses[0]) and found[0].crosses == 0
     if n > _assembly.GROUPED_MAX_N:
         assert found == [_assembly.job(n, cross) for cross in crosses]
         return
-    held = []
-    for j in found[1:]:
-        c = middle_queen_row(n, j)
-        alone = _assembly.job(n, _assembly.Cross(8, ((c, h),), False))
-        assert j == alone._replace(middle=j.middle) and j.middle and j.weight == 8
-        held += [(r, c) for r in range(h) if j.middle >> r & 1]
-    assert sorted(held) == sorted((r, c) for cross in crosses[1:] for (_, c), (r, _) in
-                                  [cross.queens])  # fmt: skip
+    if n <= _assembly.SHARED_MAX_N:
+        (shared,) = found[1:]
+        free, half = ((1 << n) - 1) & ~(1 << h), (1 << h) - 1
+        assert shared == _assembly.Job(8, free, half, half, 0, 0, False, shared.crosses)
+    else:
+        assert found[1:] == by_rows(n)
+    held = [cross for j in found[1:] for cross in held_crosses(n, j)]
+    assert all(0 < c < h and a < c for c, a in held)
+    assert sorted(held) == sorted((c, a) for cross in crosses[1:]
+                                  for (_, c), (a, _) in [cross.queens])  # fmt: skip
 
 
 def count_crosses_alone(module, n, j):
-    """A job of grouped crosses counted cross by cross, each a job of its own."""
+    """A job's crosses counted one by one, each a job of its own, both queens placed."""
     quarter, stop = module.Quarter(n), bytearray(1)
-    h, c = n // 2, middle_queen_row(n, j)
-    total = 0
-    for r in range(h):
-        if j.middle >> r & 1:
-            job = core_job(module, n, _assembly.job(n, _assembly.Cross(8, ((h, r), (c, h)), False)))
-            total += module.count_rows(quarter, job, 0, job.row_sets, stop)
+    h, total = n // 2, 0
+    for c, a in held_crosses(n, j):
+        job = core_job(module, n, _assembly.job(n, _assembly.Cross(8, ((h, a), (c, h)), False)))
+        total += module.count_rows(quarter, job, 0, job.row_sets, stop)
     return total
 
 
+def count_in_parts(module, n, j):
+    """A job's count in three calls, in ranges of its row sets."""
+    quarter, stop = module.Quarter(n), bytearray(1)
+    job = core_job(module, n, j)
+    cuts = sorted({0, job.row_sets // 3, job.row_sets})
+    return sum(module.count_rows(quarter, job, a, b, stop) for a, b in zip(cuts, cuts[1:]))
+
+
 @pytest.mark.parametrize("n", [5, 7, 9, 11])
-def test_a_job_of_grouped_crosses_counts_as_its_crosses_one_by_one(quadrants, n):
-    quarter, stop = quadrants.Quarter(n), bytearray(1)
-    for j in _assembly.jobs(n)[1:]:
-        job = core_job(quadrants, n, j)
-        cuts = sorted({0, job.row_sets // 3, job.row_sets})
-        grouped = sum(quadrants.count_rows(quarter, job, a, b, stop)
-                      for a, b in zip(cuts, cuts[1:]))  # fmt: skip
-        assert grouped == count_crosses_alone(quadrants, n, j)
+def test_a_job_of_crosses_counts_as_its_crosses_one_by_one(quadrants, n):
+    # both forms: every cross off the centre at once (each row set counting those
+    # whose row c it leaves free), and those of one row c (its queen placed)
+    (shared,) = _assembly.jobs(n)[1:]
+    assert count_in_parts(quadrants, n, shared) == count_crosses_alone(quadrants, n, shared)
+    grouped = by_rows(n)
+    assert len(grouped) == n // 2 - 1
+    for j in grouped:
+        assert count_in_parts(quadrants, n, j) == count_crosses_alone(quadrants, n, j)
+    assert sum(count_in_parts(quadrants, n, j) for j in grouped) == count_in_parts(
+        quadrants, n, shared
+    )
 
 
 @pytest.mark.native
 @pytest.mark.parametrize("n", [13, 15, 17])
-def test_the_core_counts_a_job_of_grouped_crosses_as_its_crosses(n):
-    jobs = _assembly.jobs(n)
+def test_the_core_counts_a_job_of_crosses_as_its_crosses(n):
     quarter, stop = _quadrants.Quarter(n), bytearray(1)
-    for j in (jobs[1], jobs[-1]) if n == 17 else jobs[1:]:  # the fewest and most crosses
+    grouped = by_rows(n)
+    jobs = [grouped[0], grouped[-1]] if n == 17 else _assembly.jobs(n)[1:] + grouped[:2]
+    for j in jobs:  # (at 17 the fewest and most crosses)
         job = core_job(_quadrants, n, j)
-        grouped = _quadrants.count_rows(quarter, job, 0, job.row_sets, stop)
-        assert grouped == count_crosses_alone(_quadrants, n, j)
+        together = _quadrants.count_rows(quarter, job, 0, job.row_sets, stop)
+        assert together == count_crosses_alone(_quadrants, n, j)
 
 
 @pytest.mark.native
@@ -367,22 +392,38 @@ def test_bad_arguments_are_refused_alike(quadrants):
     for bad_n in (3, quadrants.MAX_N + 1):
         with pytest.raises(ValueError):
             quadrants.Job(bad_n, *fields)
-    # middle columns: an odd board, a job without symmetry, the middle row not free,
-    # free west columns, and one free row fewer than the free columns
-    g = _assembly.jobs(9)[-1]
-    grouped = (g.rows, g.west, g.east, g.holes1, g.holes2, False, g.middle)
-    assert quadrants.Job(9, *grouped).middle == g.middle == 0b111
+    # crosses: an odd board, a job without symmetry, the middle row not free;
+    # each c north of the middle row, off the edge, its a a free west column, a != c;
+    # every c free (as many free rows as columns), or one c not free, its
+    # diagonals held (one free row fewer)
+    h = 4
+    (shared,) = _assembly.jobs(9)[1:]
+    every = (shared.rows, shared.west, shared.east, 0, 0, False, shared.crosses)
+    assert quadrants.Job(9, *every).crosses == shared.crosses == 0b0111_0011_0001_0000
+    one = by_rows(9)[-1]  # c = 3: a = 0, 1, 2
+    alone = (one.rows, one.west, one.east, one.holes1, one.holes2, False, one.crosses)
+    assert quadrants.Job(9, *alone).crosses == 0b111 << 3 * h
+    assert quadrants.Job(9, *alone).row_sets == 35 and quadrants.Job(9, *every).row_sets == 70
+    two_rows = one.crosses | 0b11 << 2 * h
     for bad in (
-        (*grouped[:5], True, g.middle),
-        (g.rows | 1 << 4, *grouped[1:]),
-        (*grouped[:6], 1 << 4),
-        (g.rows, g.west & ~1, *grouped[2:]),
-        (g.rows & ~1, *grouped[1:]),
+        (*every[:5], True, shared.crosses),  # symmetric
+        (shared.rows | 1 << h, *every[1:]),  # the middle row free
+        (*every[:6], 1 << 0),  # c = 0: the top edge
+        (*every[:6], 1 << (h * h)),  # c = h
+        (*every[:6], 1 << (h + 1)),  # a = c = 1
+        (shared.rows, shared.west & ~1, shared.east | 1, *every[3:]),  # a = 0 not free
+        (one.rows, *every[1:]),  # row 3 not free, the others free
+        (one.rows, one.west, one.east, 0, one.holes2, False, one.crosses),  # held: its d1 not
+        (one.rows, one.west, one.east, one.holes1, 0, False, one.crosses),  # nor its d2
+        # rows 2 and 3 not free
+        (one.rows & ~4, one.west, one.east, one.holes1 | 64, one.holes2 | 64, False, two_rows),
+        (one.rows & ~1, *alone[1:]),  # a free row fewer than the columns
+        (shared.rows & ~1, *every[1:]),  # (every c free) one free row fewer
     ):
-        with pytest.raises(ValueError, match="middle"):
+        with pytest.raises(ValueError, match="cross"):
             quadrants.Job(9, *bad)
-    with pytest.raises(ValueError, match="middle"):
-        quadrants.Job(8, *fields[:5], False, 1)
+    with pytest.raises(ValueError, match="cross"):
+        quadrants.Job(8, *fields[:5], False, 1 << 5)  # an even board
     with pytest.raises(OverflowError):
         quadrants.Job(8, -1, *fields[1:])
     with pytest.raises(ValueError, match="n = 10"):  # a job of another n
@@ -426,21 +467,21 @@ def test_subproblems_are_quadrant_tasks_where_count_goes_by_quadrants():
 
 
 def test_quadrant_tasks_are_checked_and_pickle(quadrants):
-    task = nqueens.QuadrantTask(9, 3, 5, 20)
+    task = nqueens.QuadrantTask(9, 1, 5, 20)
     assert pickle.loads(pickle.dumps(task)) == task and task.weight == 8
-    assert nqueens.QuadrantTask(9, 3, 0, 0).weight == 8
+    assert nqueens.QuadrantTask(9, 1, 0, 0).weight == 8
     for bad, error in (
-        ((9, 7, 0, 1), ValueError),  # n = 9 has 7 crosses
+        ((9, 2, 0, 1), ValueError),  # n = 9 has 2 jobs
         ((9, -1, 0, 1), ValueError),
-        ((9, 3, 5, 4), ValueError),
-        ((9, 3, 0, 10**6), ValueError),
+        ((9, 1, 5, 4), ValueError),
+        ((9, 1, 0, 10**6), ValueError),
         ((3, 0, 0, 1), ValueError),
-        ((9, 3.0, 0, 1), TypeError),
+        ((9, 1.0, 0, 1), TypeError),
         ((True, 0, 0, 1), TypeError),
         # an n whose tasks have passed the checks is checked in a few comparisons
-        ((9, 3, -1, 4), ValueError),
-        ((9, 3, 0, True), TypeError),
-        ((9, 3, 2.0, 4), TypeError),
+        ((9, 1, -1, 4), ValueError),
+        ((9, 1, 0, True), TypeError),
+        ((9, 1, 2.0, 4), TypeError),
         ((9.0, 3, 0, 1), TypeError),
     ):
         with pytest.raises(error):

@@ -4,10 +4,10 @@ The quadrant core (``_quadrants.pyx``, twin ``_quadrants_py.py``) counts the
 solutions of one job for a range of its row sets.  A job is what a cross
 leaves free: for odd n, the queens of the middle row and column, one cross
 per orbit of the 8 symmetries of the square, weighted by the orbit's size;
-for even n, one job with no cross.  For odd n, the crosses whose middle
-column's queen stands in the same row make one job (its middle columns:
-where their middle row's queens stand), whose row sets count them all from
-the same east half-boards; the cross in the centre is a job of its own.
+for even n, one job with no cross.  For odd n, the cross in the centre is a
+job of its own; the others make one job up to n = 15, whose row sets count
+them all from the same east half-boards, and up to n = 17 a job for each
+row of the middle column's queen.
 Each job's row sets (the k-subsets of its free rows, k its free east
 columns) are ranked in colex order, and a task is a range of ranks: a pure
 function of a few ints, like a subproblem.
@@ -16,8 +16,8 @@ function of a few ints, like a subproblem.
 [1, 8, 8, 8]
 >>> sum(c.weight for c in crosses(17)) == 1 + 16 * 16 - 2 * 16
 True
->>> [(j.weight, bin(j.middle)) for j in jobs(7)]
-[(1, '0b0'), (8, '0b1'), (8, '0b11')]
+>>> [(j.weight, bin(j.crosses)) for j in jobs(7)]
+[(1, '0b0'), (8, '0b11001000')]
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ from ._validate import as_int, check_n
 # each cross of a group, and a job a cross is faster (count(19) 12.1 s against
 # 23 s grouped; count(15) 0.72x, count(17) 0.63x the time of a job a cross)
 GROUPED_MAX_N = 17
+# The largest n whose crosses off the centre are all one job (jobs()): their east
+# half-boards listed once a row set, for every cross (count(13) 0.83x, count(15)
+# 0.84x the time of a job for each middle column queen's row; count(17) 1.18x:
+# its east lists 2.6 times as long, met by 14 crosses' west ones a row set)
+SHARED_MAX_N = 15
 
 
 class Cross(NamedTuple):
@@ -60,7 +65,7 @@ class Job(NamedTuple):
     holes1: int  # the diagonals the cross holds: r + c
     holes2: int  # and r - c + n - 1
     symmetric: bool
-    middle: int = 0  # the west columns of the middle row's queen, a cross each (odd n)
+    crosses: int = 0  # odd n: bit c * h + a, the cross of queens (c, h) and (h, a) (jobs())
 
 
 class RowSets(NamedTuple):
@@ -73,7 +78,7 @@ class RowSets(NamedTuple):
 
 class _QuadrantFields(NamedTuple):
     n: int
-    cross: int  # the job: a cross, or the crosses of one middle column's queen
+    cross: int  # the job: a cross, or crosses counted together (jobs())
     first: int
     end: int
 
@@ -216,25 +221,31 @@ def job(n: int, cross: Cross) -> Job:
 
 
 def jobs(n: int) -> list[Job]:
-    """The jobs of n: for even n and the centre cross, a job each.  Up to
-    GROUPED_MAX_N, the other crosses, each as its image across the main diagonal
-    (the middle row's queen at column r < c, the middle column's at row c < h),
-    grouped by the middle column's queen: the job of row c places it, and its
-    middle columns are the r of its crosses; each weighs 8, as each of its
-    crosses does.  Beyond, a job each (as crosses() gives them)."""
+    """The jobs of n: for even n and the centre cross, a job each.  The other
+    crosses, each as its image across the main diagonal (the middle row's
+    queen at column a < c, the middle column's at row c < h), weigh 8 each:
+    up to SHARED_MAX_N one job counts them all (every row set a split of the
+    rows but the middle one, each cross in the row sets that leave its row c
+    to the west); up to GROUPED_MAX_N a job counts those of one c (placed, its
+    row not free); beyond, a job each (as crosses() gives them)."""
     found = crosses(n)
     if n % 2 == 0 or n > GROUPED_MAX_N:
         return [job(n, cross) for cross in found]
     h = n // 2
-    groups: dict[int, int] = {}  # the middle column queen's row -> the middle columns
-    for cross in found[1:]:
-        (_, c), (r, _) = cross.queens
+    groups: dict[int, int] = {}  # the middle column queen's row -> its crosses
+    for cross in found[1:]:  # transposed: (h, c) to (c, h), (a, h) to (h, a)
+        (_, c), (a, _) = cross.queens
         if cross.weight != 8:  # never: a cross off the centre has 8 images
             raise AssertionError(f"a cross of {cross.weight} images in a job of 8")
-        groups[c] = groups.get(c, 0) | 1 << r
-    return [job(n, found[0])] + [
-        job(n, Cross(8, ((c, h),), False))._replace(middle=middle)
-        for c, middle in sorted(groups.items())
+        groups[c] = groups.get(c, 0) | 1 << (c * h + a)
+    centre = job(n, found[0])
+    if n <= SHARED_MAX_N:
+        free = ((1 << n) - 1) & ~(1 << h)
+        every = sum(groups.values())
+        return [centre, Job(8, free, (1 << h) - 1, (1 << h) - 1, 0, 0, False, every)]
+    return [centre] + [
+        job(n, Cross(8, ((c, h),), False))._replace(crosses=bits)
+        for c, bits in sorted(groups.items())
     ]
 
 
@@ -419,7 +430,7 @@ def count_tasks(
         j = all_jobs[t.job]
         if t.job not in made:
             made[t.job] = core.Job(
-                quarter.n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.middle
+                quarter.n, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.crosses
             )
         value = core.count_rows(quarter, made[t.job], t.first, t.end, stop, scratch)
         found.append(j.weight * value)

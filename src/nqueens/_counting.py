@@ -655,7 +655,7 @@ class _Count:
         call's table."""
         n, pool = self.n, self.pool
         assert isinstance(pool, int)
-        jobs = _assembly.jobs(n)
+        jobs = _assembly._jobs(n)  # (made once: a count's plan, never a count)
         per_thread = self.per_thread
         if n <= INLINE_MAX_N:
             tasks = _assembly.tasks(n, 1)

@@ -35,7 +35,7 @@
 from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free as release, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 cdef extern from "_bits.h":
     int nq_ctz64(unsigned long long) nogil
@@ -85,6 +85,7 @@ cdef enum:
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
     _SLACK = 8  # words past the placements that nq_place may write (7: _match.h)
     _MAX_H = 11  # MAX_N // 2
+    _MAX_CROSSES = 64  # crosses a job counts together: one per bit of a word (Job)
     _WIDE_FROM = 2048  # items a group meets from which its tables are wide (below)
     _MEMO_MAX_H = 9  # quadrants up to this side keep a job's north placements (below;
     # at h = 9, n = 18 and 19, they take about 31 MB a thread and gain 5-8% since the
@@ -353,16 +354,25 @@ cdef struct _Memo:
     Mode mode
 
 
+cdef struct _Side:
+    # what _halves reads of one side: the subsets of its free columns, by size
+    # (spread[size_from[k]] on: those of size k), its south placements and its memo
+    const uint32_t *spread
+    const uint32_t *size_from
+    _South *south
+    _Memo *memo
+
+
 cdef struct _Work:
+    _Side sides[2]  # west, east: their own (below), or a cross's west (_count_crosses)
     uint32_t *spread[2]  # west, east: the subsets of the free columns, by size (below)
     uint32_t size_from[2][34]  # those of size k: spread[side][size_from[side][k]] on
-    # a job with middle columns: for each middle column a, the west's spread and
-    # south placements without it (swapped into spread[0], size_from[0] and
-    # south[0] while its cross is counted); the memo keeps no west placements
+    # a job of crosses: the west's spread without each middle row queen's column a,
+    # and each cross's south and north placements (its sides[0] while it is counted)
     uint32_t *spreads  # a's at spreads + (a << h)
     uint32_t sizes_from[_MAX_H][34]
-    _South west_south[_MAX_H]
-    _Memo west_memo[_MAX_H]  # (swapped into memo[0] likewise)
+    _South west_south[_MAX_CROSSES]  # by the cross's rank in the job
+    _Memo west_memo[_MAX_CROSSES]
     _Buf north  # a row set's north placements, where the memo keeps none
     uint64_t *spans  # _halves' joins by class (_Spans), room for 5 x 2 ** h of them
     _Memo memo[2]  # west, east
@@ -388,7 +398,7 @@ cdef void _release_work(_Work *w) noexcept nogil:
         release(w.memo[i].ready)
     release(w.spans)
     release(w.spreads)
-    for i in range(_MAX_H):
+    for i in range(_MAX_CROSSES):
         release(w.west_memo[i].words.data)
         release(w.west_memo[i].span)
         release(w.west_memo[i].plain)
@@ -465,10 +475,10 @@ cdef bint _fill_south(const _Table *t, const _Geo *g, const _Work *w, _South *c,
     # spread lists them), kept while the south rows stay the same
     cdef uint32_t sub, key
     cdef size_t size = 0, plain = 0, i, first
-    cdef int side = 1 if east else 0
+    cdef const _Side *sd = &w.sides[1 if east else 0]
     cdef int k = _popcount32(rows)
-    cdef const uint32_t *subsets = w.spread[side] + w.size_from[side][k]
-    cdef size_t many = w.size_from[side][k + 1] - w.size_from[side][k]
+    cdef const uint32_t *subsets = sd.spread + sd.size_from[k]
+    cdef size_t many = sd.size_from[k + 1] - sd.size_from[k]
     if c.valid and c.rows == rows and c.mode == mode:
         return True
     c.valid = False  # until it is whole again
@@ -599,24 +609,24 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
     cdef uint32_t north_rows = rows & ((<uint32_t>1 << h) - 1)
     cdef uint32_t south_rows = rows >> g.off
     cdef int k = _popcount32(north_rows)
-    cdef int side = 1 if east else 0
-    cdef const uint32_t *subsets = w.spread[side] + w.size_from[side][k]
-    cdef size_t many = w.size_from[side][k + 1] - w.size_from[side][k], i
+    cdef const _Side *sd = &w.sides[1 if east else 0]
+    cdef const uint32_t *subsets = sd.spread + sd.size_from[k]
+    cdef size_t many = sd.size_from[k + 1] - sd.size_from[k], i
     cdef uint32_t sub, key
     cdef size_t na, nb, plain_a, plain_b, first, a_first = 0, size
     cdef size_t north_at = 0  # without the memo: where the next north placements go
     cdef _Spans batch[3]  # the joins, by weight class (BY_CLASS) or all in batch[0]
     cdef _Buf *out
     cdef int cls
-    cdef _South *c = &w.south[side]
+    cdef _South *c = sd.south
     cdef _Memo *memo = NULL  # the job's north placements, where they are kept
     cdef const uint64_t *north  # the north placements' words, from index 0
     cdef const uint64_t *south
-    if w.memo_on and w.memo[side].mode == mode:
-        if w.memo[side].ready[north_rows] == 0:  # its first use: placed as without it
-            w.memo[side].ready[north_rows] = 1
+    if w.memo_on and sd.memo.mode == mode:
+        if sd.memo.ready[north_rows] == 0:  # its first use: placed as without it
+            sd.memo.ready[north_rows] = 1
         else:
-            memo = &w.memo[side]
+            memo = sd.memo
             if memo.ready[north_rows] == 1 and not _memo_fill(t, g, memo, east, north_rows,
                                                               subsets, many, holes1, holes2):
                 return False
@@ -810,7 +820,8 @@ cdef struct _Job:
     uint32_t rows, west, east
     uint64_t holes1, holes2
     bint symmetric
-    uint32_t middle  # the west columns of the middle row's queen, a cross each (Job)
+    uint64_t crosses  # bit c * h + a: the cross of queens (c, h) and (h, a) (Job)
+    uint32_t cross_rows  # the rows c of the crosses
 
 
 cdef void _or_all(uint64_t *items, size_t count, uint64_t bits) noexcept nogil:
@@ -819,26 +830,25 @@ cdef void _or_all(uint64_t *items, size_t count, uint64_t bits) noexcept nogil:
         items[i] |= bits
 
 
-cdef int _count_middle(const _Table *t, const _Geo *g, const _Job *job, uint32_t east_rows,
-                       _Work *w, uint64_t *out) noexcept nogil:
-    # a row set of a job with middle columns: the cross of each (the middle row's
-    # queen at (h, a)), all from the same east half-boards, listed without the
-    # queen's holes.  The queen holds d1 = h + a and d2 = n - 1 + h - a, which a
-    # west half-board of its cross never holds, and which are bits of the packed
-    # masks wherever an east half-board can hold them (none for a = 0): the
-    # cross's pairs are those of the east half-boards with its west ones, these
-    # bits set.  So the west half-boards of every cross, so marked, are counted
+cdef int _count_crosses(const _Table *t, const _Geo *g, const _Job *job, uint32_t east_rows,
+                        _Work *w, uint64_t *out) noexcept nogil:
+    # a row set of a job of crosses, all counted from the same east half-boards,
+    # listed without the crosses' queens' holes.  The middle row's queen at
+    # (h, a) holds d1 = h + a and d2 = n - 1 + h - a, the middle column's at
+    # (c, h), 0 < c < h, d1 = d2 = c + h; a west half-board of the cross never
+    # holds them, and they are bits of the packed masks wherever an east
+    # half-board can hold them: the cross's pairs are those of the east
+    # half-boards with its west ones, these bits set.  So the west half-boards
+    # of every cross whose row c is not an east row, so marked, are counted
     # against the east ones at once.  -1: out of memory
-    cdef uint32_t middle = job.middle
-    cdef uint64_t queen, d1, d2
-    cdef int a, cls
+    cdef uint64_t crosses, queen, d1, d2
+    cdef uint32_t todo = job.cross_rows & ~east_rows
+    cdef int a, c, x, cls
+    cdef int rank = 0  # the cross's rank in the job: its west's south and memo
     cdef bint ok = True
     cdef size_t first
     cdef _Buf spare
-    cdef _South held
-    cdef _Memo held_memo
-    cdef uint32_t *spread = w.spread[0]
-    cdef uint32_t size_from[34]
+    cdef _Side own = w.sides[0]
     out[0] = 0
     for cls in range(_CLASSES):
         w.items[cls].size = 0
@@ -850,32 +860,30 @@ cdef int _count_middle(const _Table *t, const _Geo *g, const _Job *job, uint32_t
     w.items[0].size = 0
     if w.stored.size == 0:
         return 0
-    memcpy(size_from, w.size_from[0], sizeof(size_from))
-    while middle and ok:
-        a = nq_ctz64(middle)
-        middle &= middle - 1
-        d1 = (<uint64_t>1) << (g.h + a)
-        d2 = (<uint64_t>1) << (g.n - 1 + g.h - a)
-        # the west without column a: its spread, memo and south placements swapped
-        # in; its half-boards appended to the others'
-        w.spread[0] = w.spreads + ((<size_t>a) << g.h)
-        memcpy(w.size_from[0], w.sizes_from[a], sizeof(size_from))
-        held = w.south[0]
-        w.south[0] = w.west_south[a]
-        held_memo = w.memo[0]
-        w.memo[0] = w.west_memo[a]
+    crosses = job.crosses
+    while crosses and ok:
+        x = nq_ctz64(crosses)
+        crosses &= crosses - 1
+        c = x // g.h
+        if not (todo >> c) & 1:  # row c holds an east queen: not this cross's row set
+            rank += 1
+            continue
+        a = x - c * g.h
+        d1 = ((<uint64_t>1) << (g.h + a)) | ((<uint64_t>1) << (g.h + c))
+        d2 = ((<uint64_t>1) << (g.n - 1 + g.h - a)) | ((<uint64_t>1) << (g.h + c))
+        # the west without column a and row c, its own south and north placements
+        w.sides[0].spread = w.spreads + ((<size_t>a) << g.h)
+        w.sides[0].size_from = w.sizes_from[a]
+        w.sides[0].south = &w.west_south[rank]
+        w.sides[0].memo = &w.west_memo[rank]
+        rank += 1
         first = w.items[0].size
-        ok = _halves(t, g, w, False, job.rows ^ east_rows, job.west & ~(<uint32_t>1 << a),
-                     job.holes1 | d1, job.holes2 | d2, ALL, 1)
-        w.west_memo[a] = w.memo[0]
-        w.memo[0] = held_memo
-        w.west_south[a] = w.south[0]
-        w.south[0] = held
+        ok = _halves(t, g, w, False, job.rows & ~east_rows & ~(<uint32_t>1 << c),
+                     job.west & ~(<uint32_t>1 << a), job.holes1 | d1, job.holes2 | d2, ALL, 1)
         queen = _pack(g, d1, d2)
-        if ok and queen:
+        if ok:
             _or_all(w.items[0].data + first, w.items[0].size - first, queen)
-    w.spread[0] = spread
-    memcpy(w.size_from[0], size_from, sizeof(size_from))
+    w.sides[0] = own
     if not ok or (w.items[0].size and not _weighted_pairs(w, 2 * g.width, out)):
         return -1
     return 0
@@ -894,8 +902,8 @@ cdef int _count_rows(const _Table *t, const _Geo *g, const _Job *job, uint32_t e
     cdef int bits = 2 * g.width
     cdef uint64_t total = 0
     cdef _Buf spare
-    if job.middle:
-        return _count_middle(t, g, job, east_rows, w, out)
+    if job.crosses:
+        return _count_crosses(t, g, job, east_rows, w, out)
     out[0] = 0
     if job.symmetric:
         flipped = _reverse(g.n, east_rows)
@@ -1136,6 +1144,10 @@ cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
         w.spread[i] = <uint32_t *>malloc(subsets * sizeof(uint32_t))
         if w.spread[i] == NULL:
             return False
+        w.sides[i].spread = w.spread[i]
+        w.sides[i].size_from = w.size_from[i]
+        w.sides[i].south = &w.south[i]
+        w.sides[i].memo = &w.memo[i]
         # (no column set holds placements until one is filled: a caller of
         # packed_halves may ask for column sets of another size than the rows)
         w.south[i].span = <uint64_t *>calloc(subsets, sizeof(uint64_t))
@@ -1146,26 +1158,29 @@ cdef bint _prepare_work(const _Table *t, _Work *w) noexcept nogil:
     return _reserve(&w.north, most)
 
 
-cdef bint _prepare_middle(const _Table *t, _Work *w, uint32_t west,
-                          uint32_t middle) noexcept nogil:
-    # a new job's west without each of its middle columns (_count_middle): the
-    # spreads made, the south and the memo's north placements none yet (after
+cdef bint _prepare_crosses(const _Table *t, _Work *w, uint32_t west,
+                           uint64_t crosses) noexcept nogil:
+    # a new job's west without each middle row queen's column (_count_crosses):
+    # the spreads made, each cross's south and north placements none yet (after
     # _memo_reset: memo_on set); False: no memory
     cdef size_t subsets = (<size_t>1) << t.h
-    cdef int a
+    cdef int a, rank
+    cdef uint32_t columns = 0
     cdef _South *c
-    for a in range(_MAX_H):
-        w.west_south[a].valid = False
-    if middle == 0:
+    for rank in range(_MAX_CROSSES):
+        w.west_south[rank].valid = False
+    if crosses == 0:
         return True
     if w.spreads == NULL:
         w.spreads = <uint32_t *>malloc(t.h * subsets * sizeof(uint32_t))
         if w.spreads == NULL:
             return False
-    while middle:
-        a = nq_ctz64(middle)
-        middle &= middle - 1
-        c = &w.west_south[a]
+    rank = 0
+    while crosses:
+        a = nq_ctz64(crosses) % t.h
+        crosses &= crosses - 1
+        columns |= <uint32_t>1 << a
+        c = &w.west_south[rank]
         if c.span == NULL:
             c.span = <uint64_t *>calloc(subsets, sizeof(uint64_t))
         if c.plain == NULL:
@@ -1174,8 +1189,12 @@ cdef bint _prepare_middle(const _Table *t, _Work *w, uint32_t west,
             c.filled = <uint32_t *>malloc(subsets * sizeof(uint32_t))
         if c.span == NULL or c.plain == NULL or c.filled == NULL:
             return False
-        if w.memo_on and not _memo_clear(t, &w.west_memo[a], ALL):
+        if w.memo_on and not _memo_clear(t, &w.west_memo[rank], ALL):
             return False
+        rank += 1
+    while columns:
+        a = nq_ctz64(columns)
+        columns &= columns - 1
         _spread_into(w.spreads + (<size_t>a << t.h), w.sizes_from[a], west & ~(<uint32_t>1 << a))
     return True
 
@@ -1243,15 +1262,21 @@ cdef class Job:
     column c of the half), the diagonals the cross holds (r + c and
     r - c + n - 1), and whether the even board's symmetries hold within it.
 
-    ``middle`` (odd n): the west columns of the middle row's queen, one cross
-    each, counted together (the middle column's queen only is placed: the
-    holes are its own).  The free columns are then one more than the free
-    rows, and each row set counts every one of these crosses.
+    ``crosses`` (odd n): the crosses counted together, bit c * h + a for
+    the middle column's queen at (c, h) and the middle row's at (h, a), with
+    0 < c < h, a a free west column, a != c; the middle row is not free.
+    Either every c is a free row (a row set holding row c in the east skips
+    its crosses; the free columns are as many as the free rows), or all share
+    one c that is not free, whose diagonals c + h the holes hold (its queen
+    placed: the free columns are one more than the free rows).  Each row set
+    counts the crosses it leaves room for.
 
     >>> Job(8, 0xFF, 0xF, 0xF, 0, 0, True).row_sets
     70
-    >>> Job(7, 0b1110101, 0b111, 0b111, 1 << 4, 1 << 4, False, 0b1).row_sets
+    >>> Job(7, 0b1110101, 0b111, 0b111, 1 << 4, 1 << 4, False, 0b1 << 3).row_sets
     10
+    >>> Job(7, 0b1110111, 0b111, 0b111, 0, 0, False, 0b1 << 3 | 0b11 << 6).row_sets
+    20
     """
 
     cdef _Job job
@@ -1260,9 +1285,9 @@ cdef class Job:
     cdef int k  # free east columns: each row set has k rows
     cdef int positions[32]  # the free rows, in order
 
-    def __cinit__(self, n, rows, west, east, holes1, holes2, symmetric, middle=0):
-        cdef uint64_t r, cw, ce, mid
-        cdef int i
+    def __cinit__(self, n, rows, west, east, holes1, holes2, symmetric, crosses=0):
+        cdef uint64_t r, cw, ce
+        cdef int i, h, c, a, held = 0, many = 0
         n = PyNumber_Index(n)
         if not MIN_N <= n <= MAX_N:
             raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
@@ -1278,20 +1303,37 @@ cdef class Job:
         self.job.holes1 = PyNumber_Index(holes1)
         self.job.holes2 = PyNumber_Index(holes2)
         self.job.symmetric = bool(symmetric)
-        mid = PyNumber_Index(middle)
-        if mid and (n % 2 == 0 or self.job.symmetric or (r >> (n // 2)) & 1 or mid & ~cw):
-            raise ValueError("middle columns are free west columns of an odd board, its middle "
-                             "row not free, in a job without its symmetries")
-        self.job.middle = <uint32_t>mid
+        self.job.crosses = PyNumber_Index(crosses)
+        self.job.cross_rows = 0
+        h = n // 2
+        if self.job.crosses and (n % 2 == 0 or self.job.symmetric or (r >> h) & 1):
+            raise ValueError("crosses are of an odd board whose middle row is not free, in a "
+                             "job without its symmetries")
+        for i in range(64):
+            if (self.job.crosses >> i) & 1:
+                c = i // h
+                a = i - c * h
+                if not 0 < c < h or not (cw >> a) & 1 or a == c:
+                    raise ValueError(f"the cross of bit {i} is not one: its middle column "
+                                     "queen's row must be north of the middle, off the edge, "
+                                     "its middle row queen's column a free west one, apart")
+                self.job.cross_rows |= <uint32_t>1 << c
+                held += 0 if (r >> c) & 1 else 1
+                many += 1
+        if held and (held != many or _popcount32(self.job.cross_rows) != 1
+                     or not (self.job.holes1 >> (h + nq_ctz64(self.job.cross_rows))) & 1
+                     or not (self.job.holes2 >> (h + nq_ctz64(self.job.cross_rows))) & 1):
+            raise ValueError("crosses whose middle column queen's row is not free share it, "
+                             "its diagonals held")
         self.m = 0
         for i in range(n):
             if (r >> i) & 1:
                 self.positions[self.m] = i
                 self.m += 1
         self.k = _popcount32(self.job.east)
-        if _popcount32(self.job.west) + self.k - (1 if mid else 0) != self.m:
+        if _popcount32(self.job.west) + self.k - (1 if held else 0) != self.m:
             raise ValueError("the free rows must be as many as the free columns (one fewer, "
-                             "with middle columns)")
+                             "with crosses whose row is not free)")
 
     @property
     def rows(self):
@@ -1318,8 +1360,8 @@ cdef class Job:
         return bool(self.job.symmetric)
 
     @property
-    def middle(self):
-        return self.job.middle
+    def crosses(self):
+        return self.job.crosses
 
     @property
     def row_sets(self):
@@ -1354,7 +1396,7 @@ cdef class Scratch:
 cdef bint _same_job(const _Job *a, const _Job *b) noexcept nogil:
     return (a.rows == b.rows and a.west == b.west and a.east == b.east
             and a.holes1 == b.holes1 and a.holes2 == b.holes2
-            and a.symmetric == b.symmetric and a.middle == b.middle)
+            and a.symmetric == b.symmetric and a.crosses == b.crosses)
 
 
 def count_rows(Quarter quarter not None, Job job not None, first, end,
@@ -1403,7 +1445,7 @@ def count_rows(Quarter quarter not None, Job job not None, first, end,
             if w.memo_on and not _memo_reset(&quarter.t, w, &job.job):
                 failed = 1
                 hi = lo  # nothing counted: the MemoryError below
-            if not _prepare_middle(&quarter.t, w, job.job.west, job.job.middle):
+            if not _prepare_crosses(&quarter.t, w, job.job.west, job.job.crosses):
                 failed = 1
                 hi = lo
             scratch.last = job.job

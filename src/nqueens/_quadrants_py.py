@@ -277,30 +277,34 @@ def _reverse(n: int, rows: int) -> int:
     return sum(1 << (n - 1 - r) for r in _bits(rows))
 
 
-def _count_middle(quarter: Quarter, g: _Geo, job: Job, east_rows: int) -> int:
-    # a row set of a job with middle columns: the cross of each (the middle row's
-    # queen at (h, a)), all from the same east half-boards, listed without the
-    # queen's holes.  A queen at (h, a) holds d1 = h + a and d2 = n - 1 + h - a,
-    # which a west half-board of its cross never holds, and which are bits of the
-    # packed masks wherever an east half-board can hold them: the cross's pairs are
-    # those of the east half-boards with its west ones, these bits set
+def _count_crosses(quarter: Quarter, g: _Geo, job: Job, east_rows: int) -> int:
+    # a row set of a job of crosses, all counted from the same east half-boards,
+    # listed without the crosses' queens' holes.  The middle row's queen at (h, a)
+    # holds d1 = h + a and d2 = n - 1 + h - a, the middle column's at (c, h),
+    # 0 < c < h, d1 = d2 = c + h; a west half-board of the cross never holds them,
+    # and they are bits of the packed masks wherever an east half-board can hold
+    # them: the cross's pairs are those of the east half-boards with its west
+    # ones, these bits set.  A cross whose row c holds an east queen has none here
     _, items = _halves(quarter, g, True, east_rows, job.east, job.holes1, job.holes2,
                        Mode.ALL, 1)  # fmt: skip
     stored = items[0]
     total = 0
-    for a in _bits(job.middle) if stored else ():
-        d1, d2 = 1 << (g.h + a), 1 << (g.n - 1 + g.h - a)
-        _, items = _halves(quarter, g, False, job.rows ^ east_rows, job.west & ~(1 << a),
-                           job.holes1 | d1, job.holes2 | d2, Mode.ALL, 1)  # fmt: skip
+    for x in _bits(job.crosses) if stored else ():
+        c, a = divmod(x, g.h)
+        if east_rows >> c & 1:
+            continue
+        d1, d2 = 1 << (g.h + a) | 1 << (g.h + c), 1 << (g.n - 1 + g.h - a) | 1 << (g.h + c)
+        _, items = _halves(quarter, g, False, job.rows & ~east_rows & ~(1 << c),
+                           job.west & ~(1 << a), job.holes1 | d1, job.holes2 | d2, Mode.ALL, 1)
         queen = g.pack(d1, d2)
-        total += count_pairs(stored, [x | queen for x in items[0]], 2 * g.width)
+        total += count_pairs(stored, [item | queen for item in items[0]], 2 * g.width)
     return total
 
 
 def _count_rows(quarter: Quarter, g: _Geo, job: Job, east_rows: int) -> int:
     # the weighted count of one row set (0 for one that another row set counts)
-    if job.middle:
-        return _count_middle(quarter, g, job, east_rows)
+    if job.crosses:
+        return _count_crosses(quarter, g, job, east_rows)
     rows, symmetric = job.rows, job.symmetric
     prime = plain_class = 1
     if symmetric:
@@ -361,43 +365,71 @@ class Job:
     column c of the half), the diagonals the cross holds (r + c and
     r - c + n - 1), and whether the even board's symmetries hold within it.
 
-    ``middle`` (odd n): the west columns of the middle row's queen, one cross
-    each, counted together (the middle column's queen only is placed: the
-    holes are its own).  The free columns are then one more than the free
-    rows, and each row set counts every one of these crosses.
+    ``crosses`` (odd n): the crosses counted together, bit c * h + a for
+    the middle column's queen at (c, h) and the middle row's at (h, a), with
+    0 < c < h, a a free west column, a != c; the middle row is not free.
+    Either every c is a free row (a row set holding row c in the east skips
+    its crosses; the free columns are as many as the free rows), or all share
+    one c that is not free, whose diagonals c + h the holes hold (its queen
+    placed: the free columns are one more than the free rows).  Each row set
+    counts the crosses it leaves room for.
 
     >>> Job(8, 0xFF, 0xF, 0xF, 0, 0, True).row_sets
     70
-    >>> Job(7, 0b1110101, 0b111, 0b111, 1 << 4, 1 << 4, False, 0b1).row_sets
+    >>> Job(7, 0b1110101, 0b111, 0b111, 1 << 4, 1 << 4, False, 0b1 << 3).row_sets
     10
+    >>> Job(7, 0b1110111, 0b111, 0b111, 0, 0, False, 0b1 << 3 | 0b11 << 6).row_sets
+    20
     """
 
     def __init__(
         self, n: Any, rows: Any, west: Any, east: Any, holes1: Any, holes2: Any,
-        symmetric: Any, middle: Any = 0,
+        symmetric: Any, crosses: Any = 0,
     ) -> None:  # fmt: skip
         n = operator.index(n)
         if not MIN_N <= n <= MAX_N:
             raise ValueError(f"n must be between {MIN_N} and {MAX_N}, got {n}")
         rows, west, east = _uint64(rows), _uint64(west), _uint64(east)
-        middle = _uint64(middle)
+        crosses = _uint64(crosses)
         if rows >> n or west >> (n // 2) or east >> (n // 2):
             raise ValueError("rows must be a mask of the board's rows, west and east of h columns")
         self.n = n
         self.rows, self.west, self.east = rows, west, east
         self.holes1, self.holes2 = _uint64(holes1), _uint64(holes2)
         self.symmetric = bool(symmetric)
-        self.middle = middle
-        if middle and (n % 2 == 0 or self.symmetric or rows >> (n // 2) & 1 or middle & ~west):
+        self.crosses = crosses
+        h = n // 2
+        if crosses and (n % 2 == 0 or self.symmetric or rows >> h & 1):
             raise ValueError(
-                "middle columns are free west columns of an odd board, its middle row not "
-                "free, in a job without its symmetries"
+                "crosses are of an odd board whose middle row is not free, in a job without "
+                "its symmetries"
+            )
+        cross_rows, held = set(), 0
+        for x in _bits(crosses):
+            c, a = divmod(x, h)
+            if not 0 < c < h or not west >> a & 1 or a == c:
+                raise ValueError(
+                    f"the cross of bit {x} is not one: its middle column queen's row must be "
+                    "north of the middle, off the edge, its middle row queen's column a free "
+                    "west one, apart"
+                )
+            cross_rows.add(c)
+            held += not rows >> c & 1
+        if held and (
+            held != _popcount(crosses)
+            or len(cross_rows) != 1
+            or not self.holes1 >> (h + min(cross_rows)) & 1
+            or not self.holes2 >> (h + min(cross_rows)) & 1
+        ):
+            raise ValueError(
+                "crosses whose middle column queen's row is not free share it, its diagonals held"
             )
         self._positions = list(_bits(rows))  # the free rows, in order
         self._k = _popcount(east)  # each row set has k rows
-        if _popcount(west) + self._k - (1 if middle else 0) != len(self._positions):
+        if _popcount(west) + self._k - (1 if held else 0) != len(self._positions):
             raise ValueError(
-                "the free rows must be as many as the free columns (one fewer, with middle columns)"
+                "the free rows must be as many as the free columns (one fewer, with crosses "
+                "whose row is not free)"
             )
 
     @property

@@ -434,7 +434,7 @@ def _row_set_bound(n: int, cross: int) -> int:
     # task_bound of one row set of the job (a cluster's results check thousands):
     # of each of its crosses
     weight = _assembly.QuadrantTask(n, cross, 0, 0).weight
-    crosses = max(1, bin(_assembly.jobs(n)[cross].middle).count("1"))
+    crosses = max(1, bin(_assembly._jobs(n)[cross].crosses).count("1"))
     return crosses * weight * _SYMMETRIES**2 * math.factorial(n // 2) ** 2
 
 
