@@ -44,6 +44,10 @@ GROUPED_MAX_N = 17
 # 0.84x the time of a job for each middle column queen's row; count(17) 1.18x:
 # its east lists 2.6 times as long, met by 14 crosses' west ones a row set)
 SHARED_MAX_N = 15
+# Tables up to this n (quadrants of side 8) are built in the calling thread, even
+# the main one: they take milliseconds (3 ms at n = 16 here), less than a helper
+# thread's start and wake-up add to count(14) and count(15) (about 0.2 ms)
+BUILT_HERE_MAX_N = 17
 
 
 class Cross(NamedTuple):
@@ -290,11 +294,14 @@ def split(n: int, pieces: int) -> list[QuadrantTask]:
 
 
 def build(n: int, seconds: float | None = None) -> Any:
-    """A new quadrant table for n.  From the main thread (or with a time limit) it
-    is built on a helper thread while this one waits in short slices, so that
-    Ctrl-C stops the build at once (the core polls a stop flag); MemoryError
-    where it does not fit, TimeoutError after `seconds` (None: no limit)."""
-    if seconds is None and threading.current_thread() is not threading.main_thread():
+    """A new quadrant table for n.  From the main thread (or with a time limit) a
+    table beyond BUILT_HERE_MAX_N is built on a helper thread while this one waits
+    in short slices, so that Ctrl-C stops the build at once (the core polls a stop
+    flag); MemoryError where it does not fit, TimeoutError after `seconds` (None:
+    no limit)."""
+    if seconds is None and (
+        n <= BUILT_HERE_MAX_N or threading.current_thread() is not threading.main_thread()
+    ):
         return _select.quadrants.Quarter(n)
     return Building(n).result(seconds)
 

@@ -54,6 +54,10 @@ TASKS_PER_WORKER = 64
 # Boards up to this side are counted in the calling thread, whatever workers
 # says: they take milliseconds, less than starting a thread costs (BENCHMARKS.md)
 INLINE_MAX_N = 14
+# With one thread asked for, boards up to this side are counted by quadrants in the
+# calling thread too: a helper thread added 0.3-0.9 ms to count(15)'s 15 ms here,
+# and the count ends well within a second (55 ms at n = 16), Ctrl-C honoured then
+ONE_THREAD_INLINE_MAX_N = 16
 # rows of a journal counted again, here, before a resume trusts it: those
 # another release or core recorded (at most this many)
 _RESUME_CHECKS = 8
@@ -657,7 +661,7 @@ class _Count:
         assert isinstance(pool, int)
         jobs = _assembly._jobs(n)  # (made once: a count's plan, never a count)
         per_thread = self.per_thread
-        if n <= INLINE_MAX_N:
+        if n <= INLINE_MAX_N or (pool == 1 and n <= ONE_THREAD_INLINE_MAX_N):
             tasks = _assembly.tasks(n, 1)
             return sum(_assembly.count_tasks(self.quarter, jobs, tasks, bytearray(1), per_thread))
         # one thread takes each job whole (its tables carry over from row set to row set)

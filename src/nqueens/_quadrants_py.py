@@ -294,8 +294,9 @@ def _count_crosses(quarter: Quarter, g: _Geo, job: Job, east_rows: int) -> int:
         if east_rows >> c & 1:
             continue
         d1, d2 = 1 << (g.h + a) | 1 << (g.h + c), 1 << (g.n - 1 + g.h - a) | 1 << (g.h + c)
-        _, items = _halves(quarter, g, False, job.rows & ~east_rows & ~(1 << c),
-                           job.west & ~(1 << a), job.holes1 | d1, job.holes2 | d2, Mode.ALL, 1)
+        west_rows, west = job.rows & ~east_rows & ~(1 << c), job.west & ~(1 << a)
+        _, items = _halves(quarter, g, False, west_rows, west, job.holes1 | d1, job.holes2 | d2,
+                           Mode.ALL, 1)  # fmt: skip
         queen = g.pack(d1, d2)
         total += count_pairs(stored, [item | queen for item in items[0]], 2 * g.width)
     return total
