@@ -37,6 +37,15 @@ static inline void nq_emu_mask_storeu(void *p, __mmask8 k, __m512i a)
             memcpy((char *)p + 8 * i, &v[i], 8);
 }
 
+static inline __m256i nq_emu_maskz_loadu_epi32(__mmask8 k, const void *p)
+{
+    int32_t v[8] = {0};
+    for (int i = 0; i < 8; i++)
+        if (k >> i & 1)
+            memcpy(&v[i], (const char *)p + 4 * i, 4);
+    return _mm256_loadu_si256((const void *)v);
+}
+
 static inline __mmask8 nq_emu_mask_testn(__mmask8 k, __m512i a, __m512i b)
 {
     return (__mmask8)(k & _mm512_testn_epi64_mask(a, b));
@@ -58,6 +67,8 @@ static inline int64_t nq_emu_reduce_add(__m512i a)
 #define _mm512_maskz_loadu_epi64(k, p) nq_emu_mask_loadu(_mm512_setzero_si512(), (k), (p))
 #define _mm512_mask_storeu_epi64(p, k, a) nq_emu_mask_storeu((p), (k), (a))
 #define _mm512_mask_testn_epi64_mask(k, a, b) nq_emu_mask_testn((k), (a), (b))
+#undef _mm256_maskz_loadu_epi32
+#define _mm256_maskz_loadu_epi32(k, p) nq_emu_maskz_loadu_epi32((k), (p))
 #define _mm512_reduce_add_epi64(a) nq_emu_reduce_add(a)
 
 #endif

@@ -35,10 +35,17 @@
  * the one the core calls: nq_join_rows for a batch of (north, south) spans,
  * inlined, so that the many short joins of a row set cost one call; with
  * `swap`, the south placements of each span take the north ones' part (the
- * same half-boards, in another order).
+ * same half-boards, in another order).  nq_spans: a batch of spans to join,
+ * the north placements of the i-th column subset north_span[i], the south
+ * ones south_span[cols ^ subsets[i]] (each first | end << 32, end excluded),
+ * written as pairs at at[2k], at[2k + 1] where both hold placements; returns
+ * how many, and sums[0..2] the sums of their products and of the rounds of 8
+ * each needs with the north ones outer, and with the south ones (v4: eight
+ * subsets at a time).
  * They may write past what they keep: nq_place never past `count` + 7 words
  * from where it starts, nq_join_spans never past the sum of its spans' products
- * and NQ_JOIN_SLACK words more (v3 stores four lanes whole, v4 eight).
+ * and NQ_JOIN_SLACK words more (v3 stores four lanes whole, v4 eight), nq_spans
+ * never past 2 * many + 16 words.
  *
  * nq_levels(): the levels this processor and its operating system run, a bit
  * each (NQ_BASELINE, NQ_V3, NQ_V4); nq_use(level) picks one of them (0 when
@@ -311,6 +318,32 @@ static NQ_INLINE size_t nq_join_rows_plain(NQ_JOIN_ROWS_ARGS)
 static size_t nq_join_spans_plain(NQ_JOIN_SPANS_ARGS)
 {
     NQ_JOIN_SPANS_BODY(nq_join_rows_plain)
+}
+
+#define NQ_SPANS_ARGS                                                             \
+    uint64_t *at, const uint32_t *subsets, size_t many, uint32_t cols,            \
+        const uint64_t *south_span, const uint64_t *north_span, uint64_t *sums
+
+static size_t nq_spans_plain(NQ_SPANS_ARGS)
+{
+    size_t count = 0;
+    uint64_t need = 0, north_rounds = 0, south_rounds = 0;
+    for (size_t i = 0; i < many; i++) {
+        const uint64_t north = north_span[i], south = south_span[cols ^ subsets[i]];
+        const uint64_t na = (north >> 32) - (north & 0xFFFFFFFFu);
+        const uint64_t nb = (south >> 32) - (south & 0xFFFFFFFFu);
+        /* written whether or not it is kept (no branch to mispredict) */
+        at[2 * count] = north;
+        at[2 * count + 1] = south;
+        count += (na != 0) & (nb != 0);
+        need += na * nb;
+        north_rounds += na * ((nb + 7) >> 3);
+        south_rounds += nb * ((na + 7) >> 3);
+    }
+    sums[0] = need;
+    sums[1] = north_rounds;
+    sums[2] = south_rounds;
+    return count;
 }
 
 static void nq_slice_plain(NQ_SLICE_ARGS)
@@ -1209,6 +1242,43 @@ NQ_TARGET_V4 static size_t nq_join_spans_v4(NQ_JOIN_SPANS_ARGS)
     NQ_JOIN_SPANS_BODY(nq_join_rows_v4)
 }
 
+NQ_TARGET_V4 static size_t nq_spans_v4(NQ_SPANS_ARGS)
+{
+    /* eight subsets a round: their south spans gathered, the pairs of those kept
+     * packed to the front of two registers, interleaved and stored whole */
+    const __m512i low = _mm512_set1_epi64(0xFFFFFFFFLL), seven = _mm512_set1_epi64(7);
+    const __m512i columns = _mm512_set1_epi64((long long)cols);
+    const __m512i front = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    const __m512i back = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    __m512i need = _mm512_setzero_si512(), north_rounds = need, south_rounds = need;
+    size_t count = 0;
+    for (size_t i = 0; i < many; i += 8) {
+        const __mmask8 lanes = many - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (many - i)) - 1);
+        /* a lane past `many` reads south_span[cols] and no north span: none kept */
+        const __m512i sub = _mm512_cvtepu32_epi64(_mm256_maskz_loadu_epi32(lanes, subsets + i));
+        const __m512i south = _mm512_i64gather_epi64(_mm512_xor_si512(sub, columns),
+                                                     (const void *)south_span, 8);
+        const __m512i north = _mm512_maskz_loadu_epi64(lanes, (const void *)(north_span + i));
+        const __m512i na = _mm512_sub_epi64(_mm512_srli_epi64(north, 32), _mm512_and_si512(north, low));
+        const __m512i nb = _mm512_sub_epi64(_mm512_srli_epi64(south, 32), _mm512_and_si512(south, low));
+        const __mmask8 keep = (__mmask8)(_mm512_test_epi64_mask(na, na) & _mm512_test_epi64_mask(nb, nb));
+        need = _mm512_add_epi64(need, _mm512_mullo_epi64(na, nb));
+        north_rounds = _mm512_add_epi64(
+            north_rounds, _mm512_mullo_epi64(na, _mm512_srli_epi64(_mm512_add_epi64(nb, seven), 3)));
+        south_rounds = _mm512_add_epi64(
+            south_rounds, _mm512_mullo_epi64(nb, _mm512_srli_epi64(_mm512_add_epi64(na, seven), 3)));
+        const __m512i n = _mm512_maskz_compress_epi64(keep, north);
+        const __m512i s = _mm512_maskz_compress_epi64(keep, south);
+        _mm512_storeu_si512((void *)(at + 2 * count), _mm512_permutex2var_epi64(n, front, s));
+        _mm512_storeu_si512((void *)(at + 2 * count + 8), _mm512_permutex2var_epi64(n, back, s));
+        count += (size_t)__builtin_popcount(keep);
+    }
+    sums[0] = (uint64_t)_mm512_reduce_add_epi64(need);
+    sums[1] = (uint64_t)_mm512_reduce_add_epi64(north_rounds);
+    sums[2] = (uint64_t)_mm512_reduce_add_epi64(south_rounds);
+    return count;
+}
+
 NQ_TARGET_V4 static uint64_t nq_match_v4(const uint64_t *tables, size_t groups, int chunks,
                                          const uint64_t *items, size_t count)
 {
@@ -1402,6 +1472,15 @@ static size_t nq_join_spans(NQ_JOIN_SPANS_ARGS)
     }
 #endif
     return nq_join_spans_plain(dest, a, b, spans, count, swap, mask);
+}
+
+static size_t nq_spans(NQ_SPANS_ARGS)
+{
+#if NQ_DISPATCH
+    if (nq_level() == NQ_V4)
+        return nq_spans_v4(at, subsets, many, cols, south_span, north_span, sums);
+#endif
+    return nq_spans_plain(at, subsets, many, cols, south_span, north_span, sums);
 }
 
 static uint64_t nq_match(const uint64_t *tables, size_t groups, int chunks,

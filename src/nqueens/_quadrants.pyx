@@ -65,6 +65,9 @@ cdef extern from "_match.h":
                     uint64_t *op) nogil
     size_t nq_join_spans(uint64_t *dest, const uint64_t *a, const uint64_t *b,
                          const uint64_t *spans, size_t count, int swap, uint64_t mask) nogil
+    size_t nq_spans(uint64_t *at, const uint32_t *subsets, size_t many, uint32_t cols,
+                    const uint64_t *south_span, const uint64_t *north_span,
+                    uint64_t *sums) nogil
     int nq_levels() nogil
     int nq_level() nogil
     int nq_use(int level) nogil
@@ -694,30 +697,13 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
 cdef void _memo_spans(_Spans *b, const uint32_t *subsets, size_t many, uint32_t cols,
                       const uint64_t *south_span, const uint64_t *north_span) noexcept nogil:
     # _halves' joins for one batch, the north placements from the memo: the same
-    # spans as its general loop, with every pointer and count in locals
-    cdef uint32_t sub
-    cdef uint64_t *at = b.at
-    cdef uint64_t north, south, na, nb
-    cdef size_t count = 0, i
-    cdef uint64_t need = 0, north_rounds = 0, south_rounds = 0
-    for i in range(many):
-        sub = subsets[i]
-        south = south_span[cols ^ sub]
-        north = north_span[i]
-        # written whether or not it is kept (no branch to mispredict): kept when
-        # both lists hold placements (the room: 2 ** h joins, more than subsets)
-        at[2 * count] = north
-        at[2 * count + 1] = south
-        na = (north >> 32) - <uint32_t>north
-        nb = (south >> 32) - <uint32_t>south
-        count += (na != 0) & (nb != 0)
-        need += na * nb
-        north_rounds += na * ((nb + 7) >> 3)
-        south_rounds += nb * ((na + 7) >> 3)
-    b.count = count
-    b.need = need
-    b.north_rounds = north_rounds
-    b.south_rounds = south_rounds
+    # spans as its general loop, in one kernel (v4: eight subsets at a time; room
+    # for 2 * many + 16 words: 2 ** h joins and more, _Work.spans)
+    cdef uint64_t sums[3]
+    b.count = nq_spans(b.at, subsets, many, cols, south_span, north_span, sums)
+    b.need = sums[0]
+    b.north_rounds = sums[1]
+    b.south_rounds = sums[2]
 
 
 cdef inline int _popcount32(uint32_t x) noexcept nogil:
