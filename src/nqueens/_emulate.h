@@ -46,6 +46,16 @@ static inline __m256i nq_emu_maskz_loadu_epi32(__mmask8 k, const void *p)
     return _mm256_loadu_si256((const void *)v);
 }
 
+static inline __m512i nq_emu_cvtepu32_epi64(__m256i a)
+{
+    uint32_t v[8];
+    int64_t wide[8];
+    _mm256_storeu_si256((void *)v, a);
+    for (int i = 0; i < 8; i++)
+        wide[i] = (int64_t)v[i];
+    return _mm512_loadu_si512((const void *)wide);
+}
+
 static inline __mmask8 nq_emu_mask_testn(__mmask8 k, __m512i a, __m512i b)
 {
     return (__mmask8)(k & _mm512_testn_epi64_mask(a, b));
@@ -67,6 +77,8 @@ static inline int64_t nq_emu_reduce_add(__m512i a)
 #define _mm512_maskz_loadu_epi64(k, p) nq_emu_mask_loadu(_mm512_setzero_si512(), (k), (p))
 #define _mm512_mask_storeu_epi64(p, k, a) nq_emu_mask_storeu((p), (k), (a))
 #define _mm512_mask_testn_epi64_mask(k, a, b) nq_emu_mask_testn((k), (a), (b))
+#undef _mm512_cvtepu32_epi64
+#define _mm512_cvtepu32_epi64(a) nq_emu_cvtepu32_epi64(a)
 #undef _mm256_maskz_loadu_epi32
 #define _mm256_maskz_loadu_epi32(k, p) nq_emu_maskz_loadu_epi32((k), (p))
 #define _mm512_reduce_add_epi64(a) nq_emu_reduce_add(a)
