@@ -326,14 +326,14 @@ def subproblems(n: int, *, depth: int | None = None) -> list[Task]:
 
     Where count(n) goes by quadrant assembly (the compiled core, n = 12 to
     23) and depth is None, the tasks are QuadrantTasks: ranges of the row
-    sets of one job (a cross, or up to n = 17 the crosses of one queen of the
-    middle column), about 4,096 of them up to n = 18, 10**4 at 19 and
-    10**5 from 20 on.  Otherwise each task places the border queens (those of
-    the top and bottom rows and of the left and right columns) in one of
-    their canonical forms under the 8 symmetries, weighted by how many forms
-    it stands for, and then the queens of ``depth`` more rows below the top,
-    for finer tasks; with depth None, the depth is chosen from n, and never
-    makes more than MAX_TASKS tasks.  Count one with count_subproblem(),
+    sets of one job (a cross, at n = 17 the crosses of one queen of the middle
+    column, up to 15 every cross off the centre), about 4,096 of them up to
+    n = 18, 10**4 at 19 and 10**5 from 20 on.  Otherwise each task places the
+    border queens (those of the top and bottom rows and of the left and right
+    columns) in one of their canonical forms under the 8 symmetries, weighted
+    by how many forms it stands for, and then the queens of ``depth`` more
+    rows below the top, for finer tasks; with depth None, the depth is chosen
+    from n, and never makes more than MAX_TASKS tasks.  Count one with count_subproblem(),
     anywhere: both kinds are picklable.
 
     Parameters
