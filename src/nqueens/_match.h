@@ -1070,7 +1070,8 @@ NQ_TARGET_V4 static void nq_slice_wide_v4(const uint64_t *stored, size_t size, i
  * blocks, each item's lookups found once (the offsets of its entries, in words, from a
  * group's tables) and read in every group in turn.  Four groups and more of 34-bit
  * masks: 0.6x-0.65x the time of the loop below, which finds them again in each group;
- * fewer: up to 1.6x */
+ * from three groups on since 2026-12-06 (the row sets of n = 18 0.98x the time; two
+ * groups too: 0.99x; n = 16 and 19 unchanged) */
 #define NQ_WIDE_BLOCK 256
 #define NQ_WIDE_ROUND(CHUNKS)                                                             \
     for (size_t i = 0; i < n; i++) {                                                      \
@@ -1117,8 +1118,8 @@ NQ_TARGET_V4 static uint64_t nq_match_wide_blocks_v4(const uint64_t *tables, siz
 NQ_TARGET_V4 static uint64_t nq_match_wide_v4(const uint64_t *tables, size_t groups,
                                               int chunks, const uint64_t *items, size_t count)
 {
-    /* nq_match_v4's loop on the wide tables (fewer groups than four; more: by blocks) */
-    if (groups >= 4 && chunks <= 8)
+    /* nq_match_v4's loop on the wide tables (fewer groups than three; more: by blocks) */
+    if (groups >= 3 && chunks <= 8)
         return nq_match_wide_blocks_v4(tables, groups, chunks, items, count);
     const size_t stride = (size_t)chunks * NQ_WIDE_ENTRIES * NQ_GROUP;
     __m512i sum = _mm512_setzero_si512();
