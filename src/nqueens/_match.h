@@ -1066,6 +1066,48 @@ NQ_TARGET_V4 static void nq_slice_wide_v4(const uint64_t *stored, size_t size, i
     }
 }
 
+/* the matching of nq_match_v4 (lookups of NQ_CHUNK bits) and of nq_match_wide_v4
+ * (NQ_WIDE bits): one group's entry is one register, the item's chunks ANDed, one
+ * vpopcntq, the counts summed lane by lane and reduced once; two items at a time */
+NQ_TARGET_V4 static NQ_INLINE uint64_t nq_match_loop_v4(const uint64_t *tables, size_t groups,
+                                                        int chunks, const uint64_t *items,
+                                                        size_t count, const int shift)
+{
+    const size_t entries = (size_t)1 << shift;
+    const uint64_t low = entries - 1;
+    const size_t stride = (size_t)chunks * entries * NQ_GROUP;
+    __m512i sum = _mm512_setzero_si512();
+    for (size_t g = 0; g < groups; g++) {
+        const uint64_t *t = tables + g * stride;
+        size_t i = 0;
+        for (; i + 2 <= count; i += 2) {
+            uint64_t a = items[i], b = items[i + 1];
+            __m512i x = _mm512_load_si512((const void *)(t + (a & low) * NQ_GROUP));
+            __m512i y = _mm512_load_si512((const void *)(t + (b & low) * NQ_GROUP));
+            for (int c = 1; c < chunks; c++) {
+                const uint64_t *base = t + (size_t)c * entries * NQ_GROUP;
+                a >>= shift;
+                b >>= shift;
+                x = _mm512_and_si512(x, _mm512_load_si512((const void *)(base + (a & low) * NQ_GROUP)));
+                y = _mm512_and_si512(y, _mm512_load_si512((const void *)(base + (b & low) * NQ_GROUP)));
+            }
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(y));
+        }
+        if (i < count) {
+            uint64_t a = items[i];
+            __m512i x = _mm512_load_si512((const void *)(t + (a & low) * NQ_GROUP));
+            for (int c = 1; c < chunks; c++) {
+                a >>= shift;
+                x = _mm512_and_si512(
+                    x, _mm512_load_si512((const void *)(t + ((size_t)c * entries + (a & low)) * NQ_GROUP)));
+            }
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
+        }
+    }
+    return (uint64_t)_mm512_reduce_add_epi64(sum);
+}
+
 /* items against many groups (their tables over the first level cache): the items in
  * blocks, each item's lookups found once (the offsets of its entries, in words, from a
  * group's tables) and read in every group in turn.  Four groups and more of 34-bit
@@ -1118,40 +1160,10 @@ NQ_TARGET_V4 static uint64_t nq_match_wide_blocks_v4(const uint64_t *tables, siz
 NQ_TARGET_V4 static uint64_t nq_match_wide_v4(const uint64_t *tables, size_t groups,
                                               int chunks, const uint64_t *items, size_t count)
 {
-    /* nq_match_v4's loop on the wide tables (fewer groups than three; more: by blocks) */
+    /* fewer groups than three: the loop of nq_match_v4 on the wide tables; more: by blocks */
     if (groups >= 3 && chunks <= 8)
         return nq_match_wide_blocks_v4(tables, groups, chunks, items, count);
-    const size_t stride = (size_t)chunks * NQ_WIDE_ENTRIES * NQ_GROUP;
-    __m512i sum = _mm512_setzero_si512();
-    for (size_t g = 0; g < groups; g++) {
-        const uint64_t *t = tables + g * stride;
-        size_t i = 0;
-        for (; i + 2 <= count; i += 2) {
-            uint64_t a = items[i], b = items[i + 1];
-            __m512i x = _mm512_load_si512((const void *)(t + (a & (NQ_WIDE_ENTRIES - 1)) * NQ_GROUP));
-            __m512i y = _mm512_load_si512((const void *)(t + (b & (NQ_WIDE_ENTRIES - 1)) * NQ_GROUP));
-            for (int c = 1; c < chunks; c++) {
-                const uint64_t *base = t + (size_t)c * NQ_WIDE_ENTRIES * NQ_GROUP;
-                a >>= NQ_WIDE;
-                b >>= NQ_WIDE;
-                x = _mm512_and_si512(x, _mm512_load_si512((const void *)(base + (a & (NQ_WIDE_ENTRIES - 1)) * NQ_GROUP)));
-                y = _mm512_and_si512(y, _mm512_load_si512((const void *)(base + (b & (NQ_WIDE_ENTRIES - 1)) * NQ_GROUP)));
-            }
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(y));
-        }
-        if (i < count) {
-            uint64_t a = items[i];
-            __m512i x = _mm512_load_si512((const void *)(t + (a & (NQ_WIDE_ENTRIES - 1)) * NQ_GROUP));
-            for (int c = 1; c < chunks; c++) {
-                a >>= NQ_WIDE;
-                x = _mm512_and_si512(
-                    x, _mm512_load_si512((const void *)(t + ((size_t)c * NQ_WIDE_ENTRIES + (a & (NQ_WIDE_ENTRIES - 1))) * NQ_GROUP)));
-            }
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
-        }
-    }
-    return (uint64_t)_mm512_reduce_add_epi64(sum);
+    return nq_match_loop_v4(tables, groups, chunks, items, count, NQ_WIDE);
 }
 
 /* v4 keeps eight lanes at once: the lanes kept are compressed in a register
@@ -1283,39 +1295,7 @@ NQ_TARGET_V4 static size_t nq_spans_v4(NQ_SPANS_ARGS)
 NQ_TARGET_V4 static uint64_t nq_match_v4(const uint64_t *tables, size_t groups, int chunks,
                                          const uint64_t *items, size_t count)
 {
-    /* one group's entry is one register: AND the item's chunks, one vpopcntq,
-     * the counts summed lane by lane and reduced once; two items at a time */
-    const size_t stride = (size_t)chunks * 32 * NQ_GROUP;
-    __m512i sum = _mm512_setzero_si512();
-    for (size_t g = 0; g < groups; g++) {
-        const uint64_t *t = tables + g * stride;
-        size_t i = 0;
-        for (; i + 2 <= count; i += 2) {
-            uint64_t a = items[i], b = items[i + 1];
-            __m512i x = _mm512_load_si512((const void *)(t + (a & 31) * NQ_GROUP));
-            __m512i y = _mm512_load_si512((const void *)(t + (b & 31) * NQ_GROUP));
-            for (int c = 1; c < chunks; c++) {
-                const uint64_t *base = t + (size_t)c * 32 * NQ_GROUP;
-                a >>= NQ_CHUNK;
-                b >>= NQ_CHUNK;
-                x = _mm512_and_si512(x, _mm512_load_si512((const void *)(base + (a & 31) * NQ_GROUP)));
-                y = _mm512_and_si512(y, _mm512_load_si512((const void *)(base + (b & 31) * NQ_GROUP)));
-            }
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(y));
-        }
-        if (i < count) {
-            uint64_t a = items[i];
-            __m512i x = _mm512_load_si512((const void *)(t + (a & 31) * NQ_GROUP));
-            for (int c = 1; c < chunks; c++) {
-                a >>= NQ_CHUNK;
-                x = _mm512_and_si512(
-                    x, _mm512_load_si512((const void *)(t + ((size_t)c * 32 + (a & 31)) * NQ_GROUP)));
-            }
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(x));
-        }
-    }
-    return (uint64_t)_mm512_reduce_add_epi64(sum);
+    return nq_match_loop_v4(tables, groups, chunks, items, count, NQ_CHUNK);
 }
 
 NQ_TARGET_V4 static size_t nq_empty_v4(const uint64_t *items, size_t count)
