@@ -254,12 +254,6 @@ def jobs(n: int) -> list[Job]:
 
 
 @functools.lru_cache(maxsize=8)
-def _crosses(n: int) -> tuple[Cross, ...]:
-    # the crosses of n, made once: every task of a split asks for them
-    return tuple(crosses(n))
-
-
-@functools.lru_cache(maxsize=8)
 def _jobs(n: int) -> tuple[Job, ...]:
     return tuple(jobs(n))
 
