@@ -364,3 +364,45 @@ def test_bench_writes_into_a_folder_of_its_own_by_default(tmp_path):
     # a run refused before it starts makes no folder
     assert bench("--max-n", "99", cwd=tmp_path / benchmark.OUT_DIR).returncode == 2
     assert not (tmp_path / benchmark.OUT_DIR / benchmark.OUT_DIR).exists()
+
+
+STRANGE = """
+class Index:
+    def __index__(self):
+        raise RuntimeError("no index here")
+
+class Loud(Exception):
+    def __str__(self):
+        raise RuntimeError("no message either")
+
+def huge(n):
+    return 10**5000
+
+def no_index(n):
+    return Index()
+
+def loud(n):
+    raise Loud()
+"""
+
+
+def test_solvers_that_return_anything_are_dropped_in_one_line(tmp_path):
+    (tmp_path / "strange.py").write_text(STRANGE)
+    names = [f"strange:{name}" for name in ("huge", "no_index", "loud")]
+    args = ["--max-n", "5", "--only", "core", *names, "--out", str(tmp_path)]
+    for name in names:
+        args += ["--against", name]
+    result = bench(*args, cwd=tmp_path, block_matplotlib=True)
+    assert result.returncode == 0, result.stderr
+    assert "strange:huge dropped, not timed: count(4) = an int of 16,610 bits" in result.stderr
+    assert "strange:no_index dropped, not timed: count(4) returned <" in result.stderr
+    assert "strange:loud dropped, not timed: count(4) raised Loud: (it cannot be" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("path", ["", "somewhere/", "."])
+def test_a_json_path_that_names_no_file_is_refused_before_any_timing(tmp_path, path):
+    result = bench("--max-n", "12", "--json", path, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "--json" in result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing timed, nothing written

@@ -73,6 +73,7 @@ import itertools
 import math
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -80,7 +81,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from . import _assembly, _select, _version
 from ._assembly import Checked, QuadrantTask
 from ._tasks import Task, as_task, count_run, runs, task_bound
-from ._validate import is_engine
+from ._validate import is_engine, short_repr
 
 if TYPE_CHECKING:
     import random
@@ -212,6 +213,38 @@ def forks_at_submit(workers: object) -> bool:
         return False
 
 
+@contextlib.contextmanager
+def claimed_fork(workers: object) -> Iterator[bool]:
+    """Whether this count forks the processes of `workers` (forks_at_submit), held
+    for the count: two counts that share a pool yet to fork cannot both count on
+    what they hold at the fork (the second one's would be made after it): the first
+    claims the fork, and any other meanwhile takes the pool as one that forked."""
+    flow = engine(workers)
+    pool = flow.executor if isinstance(flow, _Futures) else None
+    while True:
+        with _claims_lock:
+            other = pool is not None and id(pool) in _claims
+            claimed = pool is not None and not other and forks_at_submit(pool)
+            if claimed:
+                _claims.add(id(pool))
+        if not (other and forks_at_submit(pool)):
+            break
+        # another count holds the fork and has not made it yet: whatever this count
+        # submits now could fork the processes before that count's board exists
+        time.sleep(_CLAIM_WAIT)
+    try:
+        yield claimed
+    finally:
+        if claimed:
+            with _claims_lock:
+                _claims.discard(id(pool))
+
+
+_claims: set[int] = set()  # the pools (by id) whose fork a count has claimed
+_CLAIM_WAIT = 0.05  # seconds between two looks at a pool another count forks
+_claims_lock = threading.Lock()
+
+
 # -- the engines ---------------------------------------------------------------------
 
 
@@ -304,12 +337,14 @@ class _Boarded(_Futures):
         # a call's (release, core, units counted); a process of another release
         # or core counts nothing (count_forked, count_shared) and is refused here
         if not (isinstance(answer, tuple) and len(answer) == 3):
-            raise ExecutorError(f"workers {self.name} returned {_short(answer)}, not an account")
-        if answer[0] != _version.__version__:
+            raise ExecutorError(
+                f"workers {self.name} returned {short_repr(answer)}, not an account"
+            )
+        if type(answer[0]) is not str or answer[0] != _version.__version__:
             raise _other_release(self.name, answer[0])
         if answer[1] != _select.IMPLEMENTATION:
             raise ExecutorError(
-                f"workers {self.name} count with the {_short(answer[1])} core, not the "
+                f"workers {self.name} count with the {short_repr(answer[1])} core, not the "
                 f"{_select.IMPLEMENTATION} one of this process"
             )
 
@@ -803,7 +838,10 @@ class _Dask(_Engine):
         finally:
             left = [future for future in futures if future.key in flight]
             if left:
-                self.client.cancel(left)
+                # (a stream dropped after its client closed has nothing left to cancel:
+                # the closed client says so by raising)
+                with contextlib.suppress(Exception):
+                    self.client.cancel(left)
 
 
 class _Pool(_Engine):
@@ -835,7 +873,7 @@ class _Pool(_Engine):
                     and 0 <= answer[0] < len(payloads)
                 ):
                     raise ExecutorError(
-                        f"workers {self.name} returned {_short(answer)}, not a numbered result"
+                        f"workers {self.name} returned {short_repr(answer)}, not a numbered result"
                     )
                 yield answer
         except Exception as exc:
@@ -1251,7 +1289,7 @@ def results(
     def compare(first: Finished, value: int, where: str) -> Finished:
         if first.value != value:
             raise ExecutorError(
-                f"workers {name} counted task {first.task} ({_short(tasks[first.task])}) as "
+                f"workers {name} counted task {first.task} ({short_repr(tasks[first.task])}) as "
                 f"{first.value:,}, and {where} as {value:,}: a worker gives wrong counts"
             )
         return first._replace(verified=True)
@@ -1319,28 +1357,28 @@ def _parse(name: str, answer: Any) -> tuple[Any, ...]:
     from this release."""
     if not (isinstance(answer, tuple) and len(answer) == len(UnitResult._fields)):
         raise ExecutorError(
-            f"workers {name} returned {_short(answer)}, which is not a result of the function "
+            f"workers {name} returned {short_repr(answer)}, which is not a result of the function "
             "it was given (call it on every item, as map(func, items) does; a worker of "
             "an older nqueens gives results without their origin)"
         )
     version, core, counted, indices, counts = answer
-    if version != _version.__version__:
+    if type(version) is not str or version != _version.__version__:
         raise _other_release(name, version)
     if not (
         isinstance(indices, tuple)
         and isinstance(counts, tuple)
         and isinstance(counted, tuple)
-        and isinstance(core, str)
+        and type(core) is str
         and len(indices) == len(counts) == len(counted)
         and all(type(i) is int for i in indices)
     ):
-        raise ExecutorError(f"workers {name} returned a malformed result: {_short(answer)}")
+        raise ExecutorError(f"workers {name} returned a malformed result: {short_repr(answer)}")
     return version, core, counted, indices, counts
 
 
 def _other_release(name: str, version: Any) -> ExecutorError:
     return ExecutorError(
-        f"workers {name} returned a result counted by nqueens {_short(version)}, not "
+        f"workers {name} returned a result counted by nqueens {short_repr(version)}, not "
         f"{_version.__version__} as here: run one release on every worker"
     )
 
@@ -1351,25 +1389,24 @@ def _match(
     """(version, core, counts) of the answer to `unit`, refused if it is malformed, of
     another release, for other tasks than the unit's, or not a possible count."""
     version, core, counted, indices, counts = _parse(name, answer)
-    if indices != unit.indices or counted != unit.tasks:
+    try:  # the echoes are the workers' objects: their comparison may raise
+        other = indices != unit.indices or bool(counted != unit.tasks)
+    except Exception:
+        other = True
+    if other:
         raise ExecutorError(
             f"workers {name} returned a result for other tasks than those it was given "
-            f"(tasks {_short(indices)}: {_short(counted)})"
+            f"(tasks {short_repr(indices)}: {short_repr(counted)})"
         )
     for index, value in zip(indices, counts):
         task = tasks[index]
         if type(value) is not int or not 0 <= value <= task_bound(task) or value % task.weight:
             raise ExecutorError(
-                f"workers {name} returned {_short(value)} for task {index}, which cannot be "
+                f"workers {name} returned {short_repr(value)} for task {index}, which cannot be "
                 "its count"
             )
     return version, core, counts
 
 
 def _describe(pool: Any) -> str:
-    return _short(getattr(pool, "__qualname__", None) or pool)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return short_repr(getattr(pool, "__qualname__", None) or pool)

@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._output import leads_into_proc
+from ._validate import short_repr
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -97,7 +98,12 @@ class JournalError(ValueError):
 
 
 class JournalWriteError(JournalError):
-    """A write to the journal failed during the count (a full disk, a lost file)."""
+    """The journal cannot be written: its folder or file is read-only, or a write
+    failed during the count (a full disk, a lost file)."""
+
+
+# what opening a journal for writing fails with where the file system refuses writes
+_WRITE_ERRORS = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT}
 
 
 class Row(NamedTuple):
@@ -141,7 +147,7 @@ def check_path(path: object) -> str:
         if not os.path.isdir(folder):
             raise JournalError(f"{name}: the folder {folder} does not exist") from None
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise JournalError(f"{name}: the folder {folder} is not writable") from None
+            raise JournalWriteError(f"{name}: the folder {folder} is not writable") from None
         return name
     except OSError as exc:
         raise JournalError(f"{name}: {exc.strerror}") from None
@@ -185,7 +191,11 @@ class Journal:
             try:
                 self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             except OSError as exc:
-                raise JournalError(f"{self.path} cannot be written: {exc.strerror}") from None
+                if exc.errno in _WRITE_ERRORS:
+                    raise JournalWriteError(
+                        f"{self.path} cannot be written: {exc.strerror}"
+                    ) from None
+                raise JournalError(f"{self.path} cannot be opened: {exc.strerror}") from None
             info = os.fstat(self._fd)
             if not stat.S_ISREG(info.st_mode):
                 raise JournalError(f"{self.path} is not a regular file")
@@ -235,12 +245,12 @@ class Journal:
         try:
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise JournalError(f"{self.path} cannot be written (journal mode {mode})")
+                raise JournalWriteError(f"{self.path} cannot be written (journal mode {mode})")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("ROLLBACK")
         except sqlite3.Error as exc:
-            raise JournalError(f"{self.path} cannot be written ({exc})") from None
+            raise JournalWriteError(f"{self.path} cannot be written ({exc})") from None
 
     def _damaged(self, what: str) -> JournalError:
         return JournalError(
@@ -291,7 +301,7 @@ class Journal:
                 self._db_or_fail().executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
                 self._sql("COMMIT")
             except sqlite3.Error as exc:
-                raise JournalError(f"{self.path} cannot be written ({exc})") from None
+                raise JournalWriteError(f"{self.path} cannot be written ({exc})") from None
             self.meta = meta
             self._rows, self._sum = 0, 0
             return
@@ -337,7 +347,9 @@ class Journal:
                 or not _DECIMAL.fullmatch(text)
                 or int(text) > limit
             ):
-                raise self._damaged(f"task {task}'s count {_short(text)} cannot be its count")
+                raise self._damaged(
+                    f"task {task}'s count {short_repr(text, 40)} cannot be its count"
+                )
             if not (isinstance(version, str) and isinstance(core, str) and verified in (0, 1)):
                 raise self._damaged(f"task {task}'s row is malformed")
             if checksum != self._check(task, text, version, core, verified):
@@ -418,8 +430,3 @@ class Journal:
             if self._key is not None:
                 _in_use.discard(self._key)
                 self._key = None
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -65,7 +65,7 @@ def leads_into_proc(name: str) -> bool:
                 break
         else:
             return False
-    return True
+    return False  # a loop of links: leads nowhere (opening it fails, and says so)
 
 
 def check_out_dir(out_dir: str, option: str = "--out", create: bool = False) -> None:
@@ -102,6 +102,8 @@ def check_out_dir(out_dir: str, option: str = "--out", create: bool = False) -> 
 def check_out_file(path: str, option: str) -> None:
     """Raise ValueError unless path names a regular file, or nothing yet, in a folder
     where a file can be made (a FIFO or a device would be replaced, or block)."""
+    if not path or path.endswith((os.sep, "/")):
+        raise ValueError(f"{option} {path!r} names no file")
     if os.path.lexists(path) and not os.path.isfile(path):
         raise ValueError(f"{option} {path!r} is not a regular file")
     check_out_dir(os.path.dirname(os.path.abspath(path)), option)

@@ -40,13 +40,22 @@ def check_n(n: object) -> int:
 
 
 def check_limit(limit: object) -> int | None:
-    """Return limit (None or an int >= 0), or raise."""
+    """Return limit (None or an int >= 0), or raise; a limit no iteration can reach
+    (above 2**62) is None, no limit.
+
+    >>> check_limit(5), check_limit(2**63)
+    (5, None)
+    """
     if limit is None:
         return None
     value = as_int(limit, "limit")
     if value < 0:
         raise ValueError(f"limit must be None or an int >= 0, got {value}")
-    return value
+    return None if value > _UNREACHED else value
+
+
+# more placements than a loop could take in centuries: a limit beyond is none
+_UNREACHED = 2**62
 
 
 MAX_WORKERS = 1024
@@ -86,3 +95,19 @@ def available_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def short_repr(value: object, width: int = 80) -> str:
+    """repr(value) in at most `width` characters, whatever the value: an int too long
+    to print, or an object whose repr raises, is named by its type.
+
+    >>> short_repr(list(range(100)), 20), short_repr(10**5000)
+    ('[0, 1, 2, 3, 4, 5...', 'an int of 16,610 bits')
+    """
+    if type(value) is int and value.bit_length() > 256:
+        return f"an int of {value.bit_length():,} bits"
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__} that cannot be shown"
+    return text if len(text) <= width else text[: width - 3] + "..."

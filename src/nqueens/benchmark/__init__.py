@@ -45,7 +45,7 @@ from .._bench_defaults import (
 from .._counting import INLINE_MAX_N, count
 from .._oeis import A000170
 from .._select import IMPLEMENTATION
-from .._validate import available_cores
+from .._validate import available_cores, short_repr
 from ..reference import SOLVERS
 from ._timings import (
     BITMASK,
@@ -248,20 +248,32 @@ def _wrong(impl: Implementation, n: int) -> str | None:
     try:
         result = impl.count(n)
     except Exception as exc:  # a user's solver may raise anything
-        return f"count({n}) raised {type(exc).__name__}: {exc}"
+        return _raised(n, exc)
     return _check_result(result, n)
 
 
 def _check_result(result: object, n: int) -> str | None:
+    # (a user's solver may return anything: an int too long to print, an object whose
+    # __index__ or __repr__ raises)
     if isinstance(result, bool):
         return f"count({n}) returned {result!r}, not an int"
     try:
         value = operator.index(result)  # type: ignore[arg-type]
-    except TypeError:
-        return f"count({n}) returned {result!r}, not an int"
+    except Exception:
+        return f"count({n}) returned {short_repr(result)}, not an int"
     if value != A000170[n]:
-        return f"count({n}) = {value}, not {A000170[n]} (OEIS A000170)"
+        return f"count({n}) = {short_repr(value)}, not {A000170[n]} (OEIS A000170)"
     return None
+
+
+def _raised(n: int, exc: Exception) -> str:
+    try:
+        text = str(exc)
+    except Exception:  # (a user's exception whose __str__ raises)
+        text = "(it cannot be shown)"
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"count({n}) raised {type(exc).__name__}: {text}"
 
 
 def time_one(impl: Implementation, n: int, runs: int) -> Timing | str:
@@ -270,7 +282,7 @@ def time_one(impl: Implementation, n: int, runs: int) -> Timing | str:
     try:
         result = impl.count(n)
     except Exception as exc:
-        return f"count({n}) raised {type(exc).__name__}: {exc}"
+        return _raised(n, exc)
     first = time.perf_counter() - start
     problem = _check_result(result, n)
     if problem is not None:
