@@ -121,8 +121,8 @@ def solutions(
             )
         rows, cols = check_placed(size, placed)
         if size > _select.core.MAX_N:
-            return itertools.islice(walk(size, rows, cols), limit)
-        return itertools.chain.from_iterable(_walked(size, False, limit, rows, cols))
+            return _Shared(itertools.islice(walk(size, rows, cols), limit))
+        return _Shared(itertools.chain.from_iterable(_walked(size, False, limit, rows, cols)))
     n = check_n(n)
     core = _select.core
     if 2 <= n <= core.GATHER_MAX_N and (limit is None or limit > _WALK_LIMIT):
@@ -134,7 +134,28 @@ def solutions(
         )
         return placements
     # chain hands out each chunk's tuples without a Python frame per item
-    return itertools.chain.from_iterable(_walked(n, unique, limit))
+    return _Shared(itertools.chain.from_iterable(_walked(n, unique, limit)))
+
+
+class _Shared(Iterator[tuple[int, ...]]):
+    """A walk's iterator that threads may share: one next() at a time.  The walk
+    releases the GIL as it fills a chunk, and a second thread that stepped in then
+    would stop the chain's generator for good, and every thread with it, silently.
+    (The core's gathered Placements need no lock: a second thread that asks while
+    the first gathers meets a ValueError; after, each next() holds the GIL.)"""
+
+    __slots__ = ("_items", "_lock")
+
+    def __init__(self, items: Iterator[tuple[int, ...]]) -> None:
+        self._items = items
+        self._lock = threading.Lock()
+
+    def __iter__(self) -> _Shared:
+        return self
+
+    def __next__(self) -> tuple[int, ...]:
+        with self._lock:
+            return next(self._items)
 
 
 def gather(n: int, unique: bool) -> Any:
