@@ -12,7 +12,10 @@ for a placement with attacks.  Files are written whole or not at all.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import gc
+import io
 import os
 import signal
 import sys
@@ -34,6 +37,7 @@ class _Terminated(KeyboardInterrupt):
     """SIGTERM, raised where Ctrl-C would be, so that it unwinds the same way."""
 
 
+_whole_process = False  # main() runs the process's command (argv None), not a caller's
 _signalled: list[int] = []  # SIGTERM came (a handler may turn it into Ctrl-C's unwinding)
 
 
@@ -44,18 +48,31 @@ def _terminate(signum: int, frame: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    if argv is None:  # this process runs the command and ends: what exists now lasts
-        gc.freeze()  # (no collection scans it again; see _lasting)
-    words = sys.argv[1:] if argv is None else argv
-    # a command line that starts with a subcommand needs that one's parser alone
-    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
-    if not words:  # bare `nqueens`: what it can do
-        parser.print_help()
-        return USAGE
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    previous = {
+        signal.SIGINT: signal.getsignal(signal.SIGINT),
+        signal.SIGTERM: signal.signal(signal.SIGTERM, _terminate),
+    }
+    if previous[signal.SIGINT] is not signal.SIG_IGN:  # (ignored: left so, as by nohup)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     args = None
+    global _whole_process
+    _whole_process = argv is None
     try:
-        args = parser.parse_args(argv)
+        if argv is None:  # this process runs the command and ends: what exists now lasts
+            gc.freeze()  # (no collection scans it again; see _lasting)
+        _standard_streams()
+        words = sys.argv[1:] if argv is None else argv
+        # a command line that starts with a subcommand needs that one's parser alone
+        parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+        if not words:  # bare `nqueens`: what it can do
+            parser.print_help()
+            sys.stdout.flush()
+            return USAGE
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help, --version, or a usage error argparse printed
+            sys.stdout.flush()  # (into a full disk: an error here, not a silent exit)
+            return exc.code if isinstance(exc.code, int) else USAGE
         args.argv = list(sys.argv[1:] if argv is None else argv)  # for the reports
         try:
             prepared = args.check(args)
@@ -68,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return USAGE
     except KeyboardInterrupt:
+        _quiet_exit()
         if _signalled:
             print("nqueens: terminated", file=sys.stderr)
             return TERMINATED
@@ -80,6 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nqueens: {exc}", file=sys.stderr)
         return USAGE
     except ExecutorError as exc:
+        _quiet_exit()
         print(f"nqueens: {exc}", file=sys.stderr)
         return FAILED
     except MemoryError as exc:
@@ -95,12 +114,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nqueens: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
         return WRITE_FAILED
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         _signalled.clear()
+
+
+class _ClosedStream(io.TextIOBase):
+    """Standard output that the caller closed: each write fails as writing to a closed
+    descriptor does (the command then exits with WRITE_FAILED, or 0 if it wrote nothing)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _standard_streams() -> None:
+    # A stream the caller closed (`>&-`, `2>&-`) is None in Python: its descriptor is
+    # held with /dev/null, so that no file this process opens takes it and receives
+    # what was meant for that stream; output then fails with one line, and messages
+    # go nowhere
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        with contextlib.suppress(OSError):
+            os.fstat(fd)  # open after all (a stream set to None by the caller): kept
+            continue
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        if name == "stdout":
+            sys.stdout = _ClosedStream()
+        else:
+            sys.stderr = open(fd, "w", closefd=False)  # noqa: SIM115 (lives with the process)
+
+
+def _quiet_exit() -> None:
+    # after the one line that says how the command ended, what the interpreter's exit
+    # finds unfinished (a cluster half started, a stream of results whose client has
+    # closed) is not reported again as a traceback; (a process of its own only: a
+    # caller of main() keeps its hook)
+    if _whole_process:
+        sys.unraisablehook = lambda unraisable: None
 
 
 def _discard_stdout() -> None:
     # what is left in stdout's buffer would fail again at exit: send it nowhere
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):  # no descriptor (closed, or replaced)
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, fd)
     os.close(devnull)
