@@ -1153,7 +1153,7 @@ def test_cli_complete_journal_answers_at_once(tmp_path):
 def test_progress_bar_on_request(capsys):
     assert nqueens.count(12, progress=True, workers=2) == A000170[12]
     err = capsys.readouterr().err
-    assert "nqueens" in err and "task" in err and "100%" in err
+    assert "nqueens" in err and "subproblem" in err and "100%" in err
 
 
 def test_cli_shows_no_progress_when_stderr_is_not_a_terminal():

@@ -115,7 +115,7 @@ def test_example_notebooks_run(path, monkeypatch, tmp_path, capsys):
         text = shown.append
 
     estimates[0]._repr_pretty_(Printer, False)
-    assert shown[-1].startswith("N = 17: about")
+    assert shown[-1].startswith("N = 19: about")
 
 
 def test_version_and_implementation():

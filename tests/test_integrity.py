@@ -711,19 +711,24 @@ def test_big_estimates_show_no_float_noise():
     assert "242,000,000,000,000,000,000,000,000,000,000 solutions" in str(found)
 
 
-def test_the_warning_before_a_long_count_says_whether_it_was_paced(monkeypatch, capsys):
+def test_the_notice_before_a_long_count_says_a_range_where_the_pace_was_not_measured(
+    monkeypatch, capsys
+):
     from nqueens import _estimate
     from nqueens.cli import _commands, build_parser
 
-    unpaced = nqueens.Estimate(22, 2.7e12, 1e11, 4e6, 1e5, 1, 100, False)
+    unpaced = nqueens.Estimate(
+        22, 2.7e12, 1e11, 6e3, 0.0, 1, 100, False, seconds_low=3.5e3, seconds_high=1.1e4
+    )
     args = build_parser().parse_args(["count", "22"])
-    monkeypatch.setattr(_estimate, "estimate", lambda *a, **k: unpaced)
-    _commands._say_how_long(args)
+    monkeypatch.setattr(_estimate, "before_count", lambda *a, **k: unpaced)
+    _commands._before_count(args, None, bar=False)
     err = capsys.readouterr().err
-    assert "overstatement" in err and "--budget" in err
-    monkeypatch.setattr(_estimate, "estimate", lambda *a, **k: unpaced._replace(paced=True))
-    _commands._say_how_long(args)
-    assert "overstatement" not in capsys.readouterr().err
+    assert err.count("\n") == 1 and "between 58 minutes and 3 hours on 1 thread" in err
+    paced = unpaced._replace(paced=True, seconds=6.2e3)
+    monkeypatch.setattr(_estimate, "before_count", lambda *a, **k: paced)
+    _commands._before_count(args, None, bar=False)
+    assert "will take about 103 minutes on 1 thread" in capsys.readouterr().err
 
 
 # finding 7: Ctrl-C during the table's build
@@ -915,3 +920,291 @@ def test_the_symmetric_counts_are_worked_out_once_per_call(native_core, monkeypa
     )
     assert count(12, workers=map, unique=True) == A002562[12]
     assert calls == [12]  # the check of the total's, and then Burnside's count, alike
+
+
+# answers that hold: the last ways to a wrong total, a lost answer or a traceback
+
+
+class WrongThenTooLongToPrint:
+    """A map-like that halves one unit's counts (plausible, so journalled unchecked
+    with verify=0) and gives the last unit of each call a count of 5,000 digits."""
+
+    def __init__(self):
+        self.halved = False
+
+    def __call__(self, func, items):
+        found = list(map(func, items))
+        for k, result in enumerate(found):
+            if not self.halved and any(result.counts):
+                found[k] = result._replace(counts=tuple(c // 2 for c in result.counts))
+                self.halved = True
+        last = found[-1]
+        found[-1] = last._replace(counts=(10**5000,) * len(last.counts))
+        return found
+
+
+def test_a_count_too_long_to_print_is_refused_and_forgets_the_unchecked_rows(native_core, tmp_path):
+    journal = tmp_path / "count.sqlite"
+    with pytest.raises(ExecutorError, match="an int of 16,610 bits"):
+        count(16, workers=WrongThenTooLongToPrint(), journal=journal, verify=0, units=8)
+    # the halved row went with the refused call: the resume counts it again, right
+    assert count(16, workers=map, journal=journal) == A000170[16]
+
+
+class Echo(tuple):
+    """A task echoed back by a worker whose comparison or repr raises."""
+
+    def __eq__(self, other):
+        raise RuntimeError("no comparing me")
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self):
+        raise RuntimeError("no showing me")
+
+
+class Version(str):
+    """A worker's release as a str subclass."""
+
+
+@pytest.mark.parametrize("change", ["echo", "version", "core"])
+def test_strange_objects_in_a_result_are_refused_as_any_wrong_result(native_core, change):
+    def strange(func, items):
+        found = list(map(func, items))
+        first = found[0]
+        if change == "echo":
+            found[0] = first._replace(tasks=tuple(Echo(t) for t in first.tasks))
+        elif change == "version":
+            found[0] = first._replace(version=Version(first.version))
+        else:
+            found[0] = first._replace(core=Version(first.core))
+        return found
+
+    with pytest.raises(ExecutorError):
+        count(16, workers=strange)
+
+
+def test_concurrent_counts_on_one_new_forking_pool_are_each_exact(native_core):
+    import multiprocessing
+
+    for _ in range(3):
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(2, mp_context=context) as pool:
+            found = {}
+
+            def one(k, pool=pool, found=found):
+                found[k] = count(14 + k % 2, workers=pool)
+
+            threads = [threading.Thread(target=one, args=(k,)) for k in range(3)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert found == {k: A000170[14 + k % 2] for k in range(3)}
+
+
+def test_one_walk_shared_by_threads_hands_out_every_solution_once(native_core):
+    iterator = nqueens.solutions(16, limit=100_000)
+    taken: list[list[tuple[int, ...]]] = [[] for _ in range(4)]
+    errors = []
+
+    def take(mine):
+        try:
+            mine.extend(iterator)
+        except Exception as exc:  # none expected: a lost answer must not pass silently
+            errors.append(exc)
+
+    threads = [threading.Thread(target=take, args=(mine,)) for mine in taken]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    every = [p for mine in taken for p in mine]
+    assert errors == [] and len(every) == 100_000 and len(set(every)) == 100_000
+    assert sorted(every) == list(nqueens.solutions(16, limit=100_000))
+
+
+@pytest.mark.parametrize("n", [2, 8, 15])
+def test_a_limit_of_any_size_gives_every_solution(core, n):
+    for limit in (2**63, 2**64 + 1, 10**100):
+        assert len(list(nqueens.solutions(n, limit=limit))) == A000170[n]
+
+
+def test_solve_takes_a_limit_of_any_size(cli):
+    result = cli("solve", "8", "--limit", "9223372036854775808", "--format", "csv")
+    assert result.returncode == 0 and result.stderr == ""
+    assert len(result.stdout.splitlines()) == 92
+
+
+def test_solve_with_any_solver_lists_in_lexicographic_order(cli):
+    mine = cli("solve", "8", "--solver", "pruned_permutations", "--limit", "5", "--format", "csv")
+    core = cli("solve", "8", "--limit", "5", "--format", "csv")
+    assert mine.returncode == 0 and mine.stdout == core.stdout
+
+
+def _closing(fd):
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["count", "8"],
+        ["solve", "6"],
+        ["construct", "8"],
+        ["verify", "1", "3", "0", "2"],
+        ["--version"],
+    ],
+)
+def test_a_closed_standard_output_gives_one_line_and_status_74(args):
+    result = subprocess.run(
+        [sys.executable, "-m", "nqueens", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_closing(1),
+        timeout=120,
+    )
+    assert result.returncode == 74, result.stderr
+    assert result.stderr.count("\n") == 1 and "cannot write the output" in result.stderr
+
+
+def test_a_closed_standard_error_still_counts():
+    result = subprocess.run(
+        [sys.executable, "-m", "nqueens", "count", "8"],
+        capture_output=True,
+        text=True,
+        preexec_fn=_closing(2),
+        timeout=120,
+    )
+    assert (result.returncode, result.stdout) == (0, "92\n")
+
+
+def test_a_progress_bar_without_standard_error_is_left_out(native_core, monkeypatch):
+    monkeypatch.setattr(sys, "stderr", None)
+    assert count(14, progress=True) == A000170[14]
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["count", "--help"], ["solve", "8"]])
+def test_output_into_a_full_device_exits_74(args):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "nqueens", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert result.returncode == 74 and result.stderr.count("\n") == 1, result.stderr
+
+
+def _loaded(pid, name):
+    try:
+        with open(f"/proc/{pid}/maps") as maps:
+            return name in maps.read()
+    except OSError:
+        return False
+
+
+@pytest.mark.native
+@pytest.mark.parametrize("how", ["script", "module"])
+@pytest.mark.parametrize(
+    ("signum", "status", "word"), [(2, 130, "interrupted"), (15, 143, "terminated")]
+)
+def test_a_signal_while_the_command_imports_gives_one_line(how, signum, status, word):
+    # sent as soon as the compiled core is loaded: inside the package's import
+    import shutil
+
+    script = shutil.which("nqueens", path=os.path.dirname(sys.executable))
+    command = [script] if how == "script" else [sys.executable, "-m", "nqueens"]
+    for _ in range(3):
+        process = subprocess.Popen(
+            [*command, "count", "18"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        while process.poll() is None and not _loaded(process.pid, "_bitsolver"):
+            time.sleep(0.0005)
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=120)
+        assert (process.returncode, out, err) == (status, "", f"nqueens: {word}\n")
+
+
+def test_counts_that_cannot_finish_are_refused_at_once(cli):
+    for args in (["count", "64"], ["count", "30", "--workers", "2"], ["count", "28"]):
+        result = cli(*args)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert "more than a year: add --anyway to start it all the same" in result.stderr
+    result = cli("count", "64")
+    assert "would take more than a million years" in result.stderr
+
+
+def test_a_reference_solver_that_cannot_finish_is_refused_and_a_slow_one_said(cli):
+    result = cli("count", "30", "--solver", "bitmask")
+    assert result.returncode == 2 and "--anyway" in result.stderr
+    assert result.stderr.count("\n") == 1
+    result = cli("count", "8", "--solver", "permutations")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "92\n", "")
+
+
+def test_the_api_warns_of_a_count_beyond_a_year_before_any_work(native_core):
+    # (the suite's warnings are errors: the count never starts)
+    with pytest.raises(nqueens.LongCountWarning, match="more than a year"):
+        count(30)
+
+
+def test_the_notice_is_of_the_count_that_runs_with_its_placed_queens(cli):
+    solution = nqueens.construct(20)
+    places = [f"{r}:{c}" for r, c in enumerate(solution[:16])]
+    args = ["count", "20"] + [word for place in places for word in ("--place", place)]
+    result = cli(*args)
+    assert result.returncode == 0 and result.stderr == ""
+    assert int(result.stdout) >= 1
+
+
+def test_a_journal_in_a_read_only_folder_exits_74(cli, tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("root writes into read-only folders")
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        result = cli("count", "12", "--journal", str(folder / "j.sqlite"))
+    finally:
+        folder.chmod(0o700)
+    assert result.returncode == 74 and "not writable" in result.stderr
+
+
+def test_a_journal_of_quadrants_resumed_with_a_depth_says_so(native_core, tmp_path):
+    journal = tmp_path / "j.sqlite"
+    assert count(14, journal=journal) == A000170[14]
+    with pytest.raises(JournalError, match="by quadrant assembly, no depth, not depth 2"):
+        count(14, journal=journal, depth=2)
+
+
+def test_a_journal_behind_a_loop_of_links_says_so(tmp_path):
+    loop = tmp_path / "loop"
+    os.symlink(loop, loop)
+    with pytest.raises(JournalError, match="symbolic links") as caught:
+        count(8, journal=loop)
+    assert "/proc" not in str(caught.value)
+
+
+def test_the_progress_bars_time_left_starts_from_the_estimate(capsys):
+    from nqueens._counting import _progress_bar
+
+    bar = _progress_bar(100, 0, expected=3600.0)
+    assert bar.format_dict["left"] in ("59:59", "1:00:00")  # nothing done: the estimate's
+    bar.update(5)  # 5% done in an instant: the pace (nothing left) has a quarter's say
+    minutes, seconds = map(int, bar.format_dict["left"].split(":"))
+    assert 2500 < 60 * minutes + seconds <= 0.75 * 0.95 * 3600 + 1
+    bar.close()
+    plain = _progress_bar(100, 0)
+    assert plain.format_dict["left"] == "?"  # no estimate, nothing done: nothing to say
+    plain.close()
+    assert "subproblem" in capsys.readouterr().err

@@ -11,7 +11,9 @@ The quadrant core's hot loops run in the best variant this processor has:
 
 from typing import TYPE_CHECKING, Any
 
-from . import _lasting
+from . import _early, _lasting
+
+_early.guard()  # the command line: Ctrl-C and SIGTERM end it quietly from here on
 
 with _lasting.no_collection():  # (the module says why)
     from ._select import CPU, IMPLEMENTATION  # the core is chosen, and said, at import
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from ._assembly import QuadrantTask
     from ._checking import Conflict, attacking_pairs, conflicts, is_solution
     from ._construct import PLACEMENT_MAX_N, construct
-    from ._counting import count
+    from ._counting import LongCountWarning, count
     from ._enumerating import solutions
     from ._estimate import Estimate, estimate
     from ._executors import BrokenWorkers, ExecutorError
@@ -39,7 +41,7 @@ _HOME = {
         "_assembly": ("QuadrantTask",),
         "_checking": ("Conflict", "attacking_pairs", "conflicts", "is_solution"),
         "_construct": ("PLACEMENT_MAX_N", "construct"),
-        "_counting": ("count",),
+        "_counting": ("LongCountWarning", "count"),
         "_enumerating": ("solutions",),
         "_estimate": ("Estimate", "estimate"),
         "_executors": ("BrokenWorkers", "ExecutorError"),
@@ -94,6 +96,7 @@ __all__ = [
     "Estimate",
     "ExecutorError",
     "JournalError",
+    "LongCountWarning",
     "QuadrantTask",
     "Subproblem",
     "__version__",

@@ -43,7 +43,7 @@ from ._tasks import (
     split,
     task_bound,
 )
-from ._validate import as_int, check_bool, check_n, check_workers
+from ._validate import as_int, check_bool, check_n, check_workers, short_repr
 
 if TYPE_CHECKING:
     import random
@@ -337,6 +337,18 @@ def count(
     ):
         check_border_split(n)
     counting = _Count(n, pool, progress, depth, unique, root, verify, units)
+    if isinstance(pool, int) and _estimated_first(n, progress):
+        from . import _estimate
+
+        expected = _estimate.before_count(n, unique, pool, placed)
+        counting.expected = expected.seconds
+        if _estimate.too_long(expected):
+            warnings.warn(
+                f"nqueens: count({n}) will take {expected.duration()} on {pool} "
+                f"thread{'s' if pool > 1 else ''}, more than a year (nqueens.estimate says why)",
+                LongCountWarning,
+                stacklevel=2,
+            )
     if journal is None:
         total = counting.total(None)
     else:
@@ -347,6 +359,22 @@ def count(
         finally:
             book.close()
     return _burnside(n, total, counting.symmetric) if unique else total
+
+
+def may_outlast(n: int) -> bool:
+    """Whether a count of n could take more than a year (then worth an estimate first):
+    the compiled quadrant core counts every board up to n = 23 in days; row by row from
+    n = 24 on, or in pure Python from n = 20, a count may take longer."""
+    return n >= (24 if _select.IMPLEMENTATION == "cython" else 20)
+
+
+def _estimated_first(n: int, progress: bool) -> bool:
+    # a count that may outlast a year is estimated first, to say so; so is one whose
+    # progress bar says how long is left (a count of a minute or more)
+    return may_outlast(n) or (progress and n >= PROGRESS_ESTIMATE_FROM_N)
+
+
+PROGRESS_ESTIMATE_FROM_N = 20
 
 
 def check_verify(verify: object) -> float | None:
@@ -405,6 +433,7 @@ class _Count:
         self.per_thread = threading.local()  # each thread's working memory, for this call only
         self.symmetric: _Symmetric | None = None  # the check of a total's, where it runs
         self.building: _assembly.Building | None = None  # the table, while it builds
+        self.expected: float | None = None  # estimated seconds, for the progress bar
 
     def _table(self, required: bool) -> bool:
         """Build this call's quadrant table; False (with a warning) where it finds no
@@ -473,8 +502,13 @@ class _Count:
                     f"{book.root or 'none'}, not {root_key(root) or 'none'}): use another file"
                 )
             if depth is not None and depth != recorded:
+                kept = (
+                    "by quadrant assembly, no depth"
+                    if recorded == QUADRANT_DEPTH
+                    else f"depth {recorded}"
+                )
                 raise JournalError(
-                    f"{book.path} journals another count (depth {recorded}, not {depth}): "
+                    f"{book.path} journals another count ({kept}, not depth {depth}): "
                     "use another file, or the same n and depth"
                 )
             quadrants = recorded == QUADRANT_DEPTH
@@ -551,7 +585,9 @@ class _Count:
             symmetric = _Symmetric(self.n)
         self.symmetric = symmetric
         unverified: list[int] = []  # rows of this call not verified: dropped if a check fails
-        bar = _progress_bar(len(tasks), len(done)) if self.progress else None
+        # (no bar where there is no standard error to draw it on: sys.stderr is None)
+        shown = self.progress and sys.stderr is not None
+        bar = _progress_bar(len(tasks), len(done), self.expected) if shown else None
         try:
             waiting = symmetric  # to start at the first result
             for found in self._results(tasks, pending):
@@ -571,7 +607,9 @@ class _Count:
                 _check_total(self.n, total, source, symmetric)
         except BrokenWorkers:
             raise  # every result kept was checked: the workers stopped, nothing was wrong
-        except ExecutorError:
+        except Exception:
+            # a refused result, or anything else that ends the call before its total is
+            # checked: the rows of this call that no check has confirmed go
             if book is not None:
                 book.forget(unverified)
             raise
@@ -597,7 +635,7 @@ class _Count:
         forked: Callable[[], Any] | None = None
         quadrant = bool(tasks) and isinstance(tasks[0], _assembly.QuadrantTask)
         symmetric = self.symmetric
-        forking = quadrant and _executors.forks_at_submit(pool)
+        forking = quadrant and lend.enter_context(_executors.claimed_fork(pool))
         verify = self.verify
         if verify is None:
             # a pool that forks now counts with this process's core and table, and its
@@ -674,11 +712,10 @@ class _Count:
 
 
 def _name(pool: Any) -> str:
-    text = repr(getattr(pool, "__qualname__", None) or pool)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return short_repr(getattr(pool, "__qualname__", None) or pool)
 
 
-def _progress_bar(total: int, initial: int) -> Any:
+def _progress_bar(total: int, initial: int, expected: float | None = None) -> Any:
     from tqdm import tqdm
 
     class Bar(tqdm):  # type: ignore[misc]
@@ -687,6 +724,41 @@ def _progress_bar(total: int, initial: int) -> Any:
         # the child); the bar is redrawn at each update, as with it
         monitor_interval = 0
 
+        @property
+        def format_dict(self) -> dict[str, Any]:
+            # the time left: at first the estimate's, handed over to the pace of the
+            # tasks done as they add up (their costs spread widely: a few say little)
+            found = super().format_dict
+            done = (found["n"] - initial) / max(1, total - initial)
+            elapsed = found["elapsed"]
+            by_pace = elapsed / done * (1 - done) if done > 0 else None
+            if expected is None:
+                left = by_pace
+            else:
+                by_estimate = max(0.0, expected * (1 - done) - elapsed * (done == 0))
+                trust = min(1.0, done / _BAR_HANDOVER)
+                left = (
+                    by_estimate
+                    if by_pace is None
+                    else (trust * by_pace + (1 - trust) * by_estimate)
+                )
+            found["left"] = "?" if left is None else tqdm.format_interval(left)
+            return found  # type: ignore[no-any-return]
+
     return Bar(
-        total=total, initial=initial, unit="task", desc="nqueens", file=sys.stderr, smoothing=0.05
+        total=total,
+        initial=initial,
+        unit="subproblem",
+        desc="nqueens",
+        file=sys.stderr,
+        bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{left}, {rate_fmt}]",
     )
+
+
+# the share of a count's tasks after which the progress bar's time left is the pace
+# of those done alone (before, it leans on the estimate made before the count)
+_BAR_HANDOVER = 0.2
+
+
+class LongCountWarning(RuntimeWarning):
+    """count() was asked for a count estimated to take more than a year."""

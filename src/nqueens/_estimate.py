@@ -25,8 +25,18 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from . import _assembly, _select
-from ._counting import TASKS_PER_WORKER, _burnside
-from ._tasks import Fields, Subproblem, count_run, free_columns, quadrants_apply, runs, split
+from ._completion import check_placed
+from ._counting import TASKS_PER_WORKER, _burnside, count
+from ._tasks import (
+    QUADRANTS_MIN_N,
+    Fields,
+    Subproblem,
+    count_run,
+    free_columns,
+    quadrants_apply,
+    runs,
+    split,
+)
 from ._validate import as_int, check_bool, check_n, check_workers
 
 if TYPE_CHECKING:
@@ -47,6 +57,32 @@ _WARM_PASSES = 3
 # run spreads widely, and one cheap run timed alone (a slow build under the sanitizers
 # left time for one) put count(20) at 0.4 seconds, with an error it could not tell
 _PACE_RUNS = 3
+# the probes' share of the budget where count() goes by quadrants (elsewhere, half)
+_PROBE_SHARE_QUADRANTS = 1 / 4
+# a count whose sampled time is at most this share of what is left of the budget is
+# counted whole instead, and timed
+_WHOLE_SHARE = 2.0
+# runs that a pace's budget is cut into: the cost of a run of row sets spreads about
+# as widely as its mean, so a hundred put the standard error near a tenth
+_RUNS_WANTED = 100
+# a pace is reliable from this many runs on, with a standard error at most this share
+_RELIABLE_RUNS = 30
+_RELIABLE_ERROR = 0.15
+# where the pace at n is not measured, the quadrant core's pace at a smaller board of
+# the same parity stands in: from it to n the pace (solutions a second) has changed
+# by these factors at the most (lower at larger n as the tables outgrow the caches)
+_PACE_FASTER, _PACE_SLOWER = 1.3, 0.45
+# the table's build grows about this much from n to n + 2
+_BUILD_GROWTH = 12.0
+# the row-by-row core's pace on a whole board that it counts in a fraction of a
+# second (compiled, pure Python) stands in for its pace at a board beyond reach,
+# which is between these factors of it
+_ROW_REFERENCE_N = (15, 10)
+_ROW_FASTER, _ROW_SLOWER = 1.5, 1 / 8
+# the probes' own times overstate the count's by up to this factor: each leaf builds
+# the core's table alone, where count() shares it over a run
+_PROBES_OVERSTATE = 30.0
+
 # the symmetries of the square: a class of solutions has 8 members but for the
 # very few a turn or a reflection keeps
 _SYMMETRIES = 8
@@ -72,6 +108,10 @@ class Estimate(NamedTuple):
     cluster: int = 0  # workers of a cluster the time is simulated for (0: threads here)
     units: int = 0  # the units count() would cut for that cluster
     work: float = 0.0  # seconds of one core here for the whole count (a cluster estimate)
+    seconds_low: float = 0.0  # not paced: the range the time lies in (seconds is its middle)
+    seconds_high: float = 0.0
+    budget_needed: float = 0.0  # not paced: a budget that measures the pace (0: none does)
+    reference: int = 0  # not paced: the board whose pace gave the range (0: the probes')
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         # IPython and Jupyter show the sentence, not the raw fields
@@ -100,16 +140,43 @@ class Estimate(NamedTuple):
         else:
             found = f"about {significant(self.solutions)} {many}{self._error()}"
         return (
-            f"N = {self.n}: {found}; the count about {duration_text(self.seconds)} {where} "
-            f"({how}{self.probes:,} probe{'s' if self.probes != 1 else ''}"
-            + (
-                ""
-                if self.paced or self.exact
-                else "; too few whole runs finished in time, so the time is the probes' own, "
-                "an overstatement: a larger budget measures the pace"
-            )
-            + ")"
+            f"N = {self.n}: {found}; the count {self.duration()} {where} "
+            f"({how}{self.probes:,} probe{'s' if self.probes != 1 else ''}{self._unpaced()})"
         )
+
+    def duration(self) -> str:
+        """How long the count takes, in words: "about 3 minutes", or where the pace
+        was not measured, "between 2 and 9 hours".
+
+        >>> Estimate(20, 3.9e10, 7e8, 62.0, 4.0, 1, 6000, True).duration()
+        'about 62 seconds'
+        >>> Estimate(22, 2.7e12, 5e10, 6e3, 0.0, 1, 6000, False, seconds_low=3.5e3,
+        ...          seconds_high=1.1e4).duration()
+        'between 58 minutes and 3 hours'
+        """
+        if self.paced or self.exact or self.seconds_high <= 0:
+            low = high = duration_text(self.seconds)
+        else:
+            low, high = duration_text(self.seconds_low), duration_text(self.seconds_high)
+        if low == high:
+            return low if low.startswith("more than") else f"about {low}"
+        return f"between {low} and {high}"
+
+    def _unpaced(self) -> str:
+        if self.paced or self.exact or self.seconds_high <= 0:
+            return ""
+        if not self.reference:
+            return (
+                "; too few runs of the core finished in time, so the range is from the "
+                "probes' own times, which overstate: a larger budget measures the pace"
+            )
+        text = (
+            f"; the core's pace at N = {self.n} was not measured, so the range is from "
+            f"its pace at N = {self.reference}"
+        )
+        if self.budget_needed:
+            return text + f": a budget of about {self.budget_needed:g} seconds measures it"
+        return text + ": no budget measures count()'s own pieces at this size"
 
     def _efficiency(self) -> str:
         if self.seconds <= 0:
@@ -237,8 +304,21 @@ def estimate(
     if seed is not None:
         seed = as_int(seed, "seed")
     cluster = check_cluster(cluster, threads)
+    return _estimate(n, unique, threads, budget, seed, cluster)
+
+
+def _estimate(
+    n: int,
+    unique: bool,
+    threads: int,
+    budget: float,
+    seed: int | None,
+    cluster: int | None,
+    root: Subproblem | None = None,
+) -> Estimate:
+    # estimate() of checked arguments; with `root`, of the count of its completions
     began = time.perf_counter()
-    tasks = _tasks_of(n, threads)
+    tasks: Sequence[Subproblem] = [root] if root is not None else _tasks_of(n, threads)
     if not tasks:  # no border has a queen on each side: no solution
         return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0, False, True, unique, cluster or 0)
     import random  # here: importing nqueens stays quick
@@ -247,10 +327,12 @@ def estimate(
     core = _select.core
     tables = core.Tables()
     stop = bytearray(1)
-    counts: list[float] = []
-    times: list[float] = []
+    counts, times = _Sample(), _Sample(rng)
     probed = False  # whether any task was too large to count whole
-    deadline = began + budget / 2  # half for the probes, half for the pace
+    quadrants = root is None and quadrants_apply(n)
+    # the probes' share of the budget; the rest measures the pace (the quadrant core
+    # needs the more of it: its runs' costs spread widely, the probes' little)
+    deadline = began + budget * (_PROBE_SHARE_QUADRANTS if quadrants else 0.5)
     least = len(tasks) if n <= _WHOLE_MAX_N else _PROBES_MIN
     while True:
         # the tasks in a random order, each once (sampling without replacement); again
@@ -266,40 +348,65 @@ def estimate(
             product, leaf = _probe(tasks[i], rng)
             probed = probed or leaf is None or len(leaf.rows) > len(tasks[i].rows)
             if leaf is None:
-                counts.append(0.0)
-                times.append(0.0)
+                counts.add(0.0)
+                times.add(0.0)
                 continue
             began = time.perf_counter()
             found = core.count_each([leaf], stop, tables)
             spent = time.perf_counter() - began
-            counts.append(float(product * leaf.weight * int(found[0])))
-            times.append(product * spent)
+            counts.add(float(product * leaf.weight * int(found[0])))
+            times.add(product * spent)
         else:
             if probed and time.perf_counter() <= deadline:
                 continue
         break
     exact = not probed and len(counts) >= len(tasks)
     share = 0.0 if probed else len(counts) / len(tasks)  # of the tasks, each counted whole
-    solutions, solutions_error = _sample_total(counts, len(tasks), share)
-    if probed and not any(counts):
+    solutions, solutions_error = counts.total(len(tasks), share)
+    if probed and not counts.nonzero:
         solutions_error = math.inf  # no probe reached a solution: nothing is known
-    seconds, seconds_error = _sample_total(times, len(tasks), share)
+    seconds, seconds_error = times.total(len(tasks), share)
     paced = False
-    pieces: tuple[float, Sequence[float], int] = (0.0, times, len(tasks))  # the table, a sample
-    if quadrants_apply(n):
+    spread_over = threads  # the time is divided over them, but the table's build
+    low = high = needed = 0.0  # the range where the pace is not measured
+    reference = 0  # the board whose pace gave that range
+    build = 0.0  # the table's part of the time: built once, on one thread
+    pieces: tuple[float, Sequence[float], int] = (0.0, times.kept, len(tasks))  # table, sample
+    left = max(budget - (time.perf_counter() - began), budget / 10)
+    if quadrants:
         # count() goes by quadrant assembly: its own pace on random row sets
-        timed = _quadrant_seconds(n, budget, rng)
-        paced = timed is not None
-        if timed is not None:
-            seconds, seconds_error, build, per_set, population = timed
-            pieces = (build, per_set, population)
-    elif isinstance(tasks, list) and solutions > 0:
+        pace = _quadrant_pace(n, left, rng)
+        if pace is not None and _reliable(pace):
+            paced = True
+            seconds, seconds_error, build = pace.seconds, pace.error, pace.build
+            pieces = (pace.build, pace.per_set, pace.population)
+            if cluster is None and _WHOLE_SHARE * seconds <= began + budget - time.perf_counter():
+                # the count itself fits in what is left: counted and timed, on the
+                # threads asked for (small counts lose to threads' start and to each
+                # thread keeping its own placements, which a sample cannot tell)
+                clock = time.perf_counter()
+                total = count(n, workers=threads)
+                seconds, seconds_error, build = time.perf_counter() - clock, 0.0, 0.0
+                solutions, solutions_error, exact, spread_over = float(total), 0.0, True, 1
+        else:
+            low, high, needed, reference = _quadrant_range(n, solutions, budget, rng)
+    elif isinstance(tasks, list) and solutions > 0 and (root is None or exact):
         # the core's own pace on whole runs (its tables shared as in count()) beats
         # the probes' times, where each leaf builds its table alone
-        rate = _rate(tasks, budget / 2, rng)
+        rate = _rate(tasks, left, rng)
         paced = rate is not None
         if rate is not None:
             seconds, seconds_error = solutions / rate, solutions_error / rate
+        else:  # the probes' own times, each leaf building its table alone: an overstatement
+            low, high = seconds / _PROBES_OVERSTATE, seconds
+    elif solutions > 0:
+        # count()'s pieces of such a board each take longer than any budget: the pace
+        # of the row-by-row core on a smaller board, and how it may change up to n
+        low, high, reference = _row_range(solutions, budget)
+    if not paced:
+        if high <= 0:  # no solution met: the probes' own time is all there is
+            low, high = seconds / _PROBES_OVERSTATE, seconds
+        seconds, seconds_error = math.sqrt(low * high), 0.0
     if unique and exact:
         # every subproblem counted: the classes by Burnside's lemma, as count() has them
         # (the total over 8 would miss the classes a symmetry keeps: 11.5 for 12 at n = 8)
@@ -319,23 +426,69 @@ def estimate(
                 paced,
                 exact,
                 unique,
+                seconds_low=low,
+                seconds_high=high,
+                budget_needed=needed,
+                reference=reference,
             ),
             cluster,
             pieces,
             rng,
         )
+
+    def spread(total: float) -> float:  # over the threads, but the table's build
+        return total if total <= build else build + (total - build) / spread_over
+
     return Estimate(
         n,
         solutions,
         solutions_error,
-        seconds / threads,
-        seconds_error / threads,
+        spread(seconds),
+        seconds_error / spread_over,
         threads,
         len(counts),
         paced,
         exact,
         unique,
+        seconds_low=spread(low),
+        seconds_high=spread(high),
+        budget_needed=needed,
+        reference=reference,
     )
+
+
+LONGEST = 365.25 * 86400
+"""The longest count that ``nqueens count`` starts without ``--anyway``: a year."""
+# the estimate made before such a count
+_NOTICE_BUDGET = 1.0
+
+
+def before_count(
+    n: int, unique: bool, threads: int, placed: object = None, budget: float = _NOTICE_BUDGET
+) -> Estimate:
+    """The estimate of the count that count(n, unique=unique, workers=threads,
+    placed=placed) runs (checked arguments), with its placed queens."""
+    root = None
+    if placed is not None:
+        rows, cols = check_placed(n, placed)
+        root = Subproblem(n, 1, rows, cols) if rows else None
+    return _estimate(n, unique, threads, budget, None, None, root)
+
+
+def spread_over(found: Estimate, workers: int) -> Estimate:
+    """The estimate of one thread's count spread evenly over `workers` as fast cores."""
+    return found._replace(
+        seconds=found.seconds / workers,
+        seconds_error=found.seconds_error / workers,
+        seconds_low=found.seconds_low / workers,
+        seconds_high=found.seconds_high / workers,
+    )
+
+
+def too_long(found: Estimate) -> bool:
+    """Whether even the short end of the estimate passes LONGEST."""
+    shortest = found.seconds if found.paced or found.exact else found.seconds_low
+    return shortest > LONGEST
 
 
 MAX_BUDGET = 3600
@@ -375,9 +528,15 @@ def _on_cluster(
         if unit_count(work, cluster, _Dask.cost) > tasks:
             tasks = sum(1 for _ in _assembly.tasks(here.n, tasks))
     units, makespan = _makespan.simulate(work, population, sample, build, cluster, rng, tasks)
-    error = here.seconds_error / here.seconds * makespan if here.seconds > 0 else 0.0
+    scale = makespan / here.seconds if here.seconds > 0 else 0.0
     return here._replace(
-        seconds=makespan, seconds_error=error, cluster=cluster, units=units, work=work
+        seconds=makespan,
+        seconds_error=here.seconds_error * scale,
+        seconds_low=here.seconds_low * scale,
+        seconds_high=here.seconds_high * scale,
+        cluster=cluster,
+        units=units,
+        work=work,
     )
 
 
@@ -465,52 +624,182 @@ def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float |
     return found / spent
 
 
-def _quadrant_seconds(
-    n: int, budget: float, rng: random.Random
-) -> tuple[float, float, float, list[float], int] | None:
-    # the quadrant core's time for all of count(n) on one thread, its error, the
-    # table's part of it, and the sample (seconds a row set, of all of them):
-    # runs of consecutive row sets (as count() takes them), from random places,
-    # timed for about budget seconds; None if fewer than _PACE_RUNS finished
+class _Pace(NamedTuple):
+    """The quadrant core's time for a whole count on one thread, from a sample."""
+
+    seconds: float  # the table's build and every row set
+    error: float  # one standard error
+    build: float  # the table's part of `seconds`
+    per_set: list[float]  # the sample: seconds of each run, a row set
+    population: int  # the row sets of the count
+    rate: float  # solutions a second of the sample (0: none met)
+
+
+def _quadrant_pace(n: int, budget: float, rng: random.Random) -> _Pace | None:
+    # The quadrant core's time for all of count(n) on one thread: the table's build
+    # once, then runs of consecutive row sets (as count() takes them) from random
+    # places, each timed on this thread's processor clock, so that other programs
+    # that share the cores do not stretch it; None where the table does not fit in
+    # the budget or fewer than _PACE_RUNS runs finish
     began = time.perf_counter()
-    try:  # the table may take the whole budget (n = 22 and 23 take seconds: no pace)
+    try:  # the table may outlast the whole budget (n = 22 and 23 take seconds)
         quarter = _assembly.build(n, seconds=budget)
     except (TimeoutError, MemoryError):
         return None
     build = time.perf_counter() - began
-    budget = max(budget / 2 - build, budget / 10)  # what is left of the pace's half
+    deadline = began + max(budget, build + budget / 10)
     jobs = _assembly.jobs(n)
     sizes = [_assembly.row_sets(j) for j in jobs]
     population = sum(sizes)
-    stop = bytearray(1)
     per_thread = threading.local()
-    timer = threading.Timer(budget, stop.__setitem__, (0, 1))
-    timer.start()
+    stop = bytearray(1)
     per_set: list[float] = []
+    found, spent = 0, 0.0
+    # the core keeps a job's north placements from their second use on, as a whole
+    # count does all along: where that pays (odd boards, and any that groups crosses)
+    # a run is counted _WARM_PASSES times over and timed the last time; even boards
+    # larger than that gain nothing from a second pass
+    warm = n % 2 == 1 or n <= _assembly.GROUPED_MAX_N
+    small = n <= _assembly.GROUPED_MAX_N  # runs of _QUADRANT_RUN, each cheap
+    length = _QUADRANT_RUN if small else 1  # row sets a run: set by the first run's cost
     passes = 0  # set by the first run: _WARM_PASSES where a run is cheap, else 1
+    timer = threading.Timer(deadline - time.perf_counter(), stop.__setitem__, (0, 1))
+    timer.start()
     try:
         while not stop[0] and len(per_set) < population:
             index = rng.choices(range(len(jobs)), weights=sizes)[0]
             first = rng.randrange(sizes[index])
-            end = min(sizes[index], first + _QUADRANT_RUN)
+            end = min(sizes[index], first + length)
             task = _assembly.RowSets(index, first, end)
             for done in itertools.count(1):
-                began = time.perf_counter()
-                _assembly.count_tasks(quarter, jobs, [task], stop, per_thread)
-                spent = time.perf_counter() - began
+                clock = time.thread_time()
+                value = _assembly.count_tasks(quarter, jobs, [task], stop, per_thread)[0]
+                cost = time.thread_time() - clock
                 if not passes:
-                    passes = _WARM_PASSES if spent < budget * _WARM_SHARE else 1
+                    cheap = cost < budget * _WARM_SHARE or not small
+                    passes = _WARM_PASSES if warm and cheap else 1
+                    if not small:
+                        # runs (all their passes) of about a hundredth of what is left:
+                        # enough of them to measure a pace whose runs' costs spread widely
+                        wanted = (deadline - began - build) / _RUNS_WANTED / passes
+                        length = max(1, min(_QUADRANT_RUN, int(wanted / max(cost, 1e-6))))
                 if stop[0] or done >= passes:
                     break
-            if stop[0]:  # cut short
+            if stop[0]:  # cut short: its count is partial
                 break
-            per_set.append(spent / (end - first))
+            per_set.append(cost / (end - first))
+            found, spent = found + value, spent + cost
+            if (
+                len(per_set) % _RUNS_WANTED == 0
+                and _WHOLE_SHARE * (build + population * sum(per_set) / len(per_set))
+                <= deadline - time.perf_counter()
+            ):
+                break  # the count itself fits in what is left: the caller counts it
     finally:
         timer.cancel()
     if len(per_set) < min(_PACE_RUNS, population):
         return None
     seconds, error = _sample_total(per_set, population, 0.0)
-    return build + seconds, error, build, per_set, population
+    return _Pace(build + seconds, error, build, per_set, population, found / spent if spent else 0)
+
+
+def _reliable(pace: _Pace) -> bool:
+    return len(pace.per_set) >= min(_RELIABLE_RUNS, pace.population) and (
+        pace.error <= _RELIABLE_ERROR * pace.seconds
+    )
+
+
+def _quadrant_range(
+    n: int, solutions: float, budget: float, rng: random.Random
+) -> tuple[float, float, float, int]:
+    # (low, high, the budget that measures the pace at n, the reference board): from
+    # the pace of the largest smaller board of n's parity that a quarter of the budget
+    # measures; (0, 0, 0, 0) where none is
+    share = max(budget / 4, 0.25)
+    for m in range(n - 2, QUADRANTS_MIN_N - 1, -2):
+        pace = _quadrant_pace(m, share, rng)
+        if pace is not None and pace.rate > 0:
+            break
+    else:
+        return 0.0, 0.0, 0.0, 0
+    build = pace.build * _BUILD_GROWTH ** ((n - m) / 2)
+    low = build + solutions / (pace.rate * _PACE_FASTER)
+    high = build + solutions / (pace.rate * _PACE_SLOWER)
+    population = sum(_assembly.row_sets(j) for j in _assembly.jobs(n))
+    per_set = (math.sqrt(low * high) - build) / population
+    needed = (1.5 * build + 2 * _RUNS_WANTED * per_set) / (1 - _PROBE_SHARE_QUADRANTS)
+    return low, high, _round_up(min(needed, MAX_BUDGET)), m
+
+
+def _round_up(value: float) -> float:
+    # one significant digit, up: 3.2 -> 4, 14 -> 20
+    if value <= 0:
+        return 0.0
+    scale = 10.0 ** math.floor(math.log10(value))
+    return float(math.ceil(value / scale) * scale)
+
+
+def _row_range(solutions: float, budget: float) -> tuple[float, float, int]:
+    # (low, high, the reference board): `solutions` counted row by row at the core's
+    # pace on a whole smaller board (the largest up to _ROW_REFERENCE_N that a share
+    # of the budget counts), and as much slower or faster as it may be there
+    most = _ROW_REFERENCE_N[0] if _select.IMPLEMENTATION == "cython" else _ROW_REFERENCE_N[1]
+    spent, m, rate = 0.0, 8, 0.0
+    while True:
+        clock = time.thread_time()
+        found = int(_select.core.count_solutions(m, bytearray(1)))
+        took = max(time.thread_time() - clock, 1e-9)
+        spent, rate = spent + took, found / took
+        # the next board takes about 6 times as long
+        if m >= most or spent + 6 * took > budget / 4:
+            return solutions / (rate * _ROW_FASTER), solutions / (rate * _ROW_SLOWER), m
+        m += 1
+
+
+class _Sample:
+    """The probes' values as they come, in constant memory: their count, mean and
+    spread (Welford's updates), and up to _KEPT of them drawn at random (a reservoir)
+    for the cluster's simulation."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng
+        self.size = 0
+        self.sum = 0.0  # (exact for counts below 2**53: an exact estimate's total)
+        self.mean = 0.0
+        self.squares = 0.0  # the sum of squared deviations from the mean
+        self.nonzero = False
+        self.kept: list[float] = []
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, value: float) -> None:
+        self.size += 1
+        self.sum += value
+        delta = value - self.mean
+        self.mean += delta / self.size
+        self.squares += delta * (value - self.mean)
+        self.nonzero = self.nonzero or value != 0
+        if self.rng is None:
+            return
+        if len(self.kept) < _KEPT:
+            self.kept.append(value)
+        else:
+            slot = self.rng.randrange(self.size)
+            if slot < _KEPT:
+                self.kept[slot] = value
+
+    def total(self, population: int, share: float) -> tuple[float, float]:
+        """As _sample_total() of every value added."""
+        if share >= 1:
+            return self.sum, 0.0
+        if self.size < 2:
+            return population * self.mean, math.inf
+        variance = self.squares / (self.size - 1)
+        return population * self.mean, population * math.sqrt((1 - share) * variance / self.size)
+
+
+_KEPT = 10_000  # the probes' times kept for a cluster's simulation
 
 
 def _sample_total(values: list[float], population: int, share: float) -> tuple[float, float]:
@@ -525,6 +814,10 @@ def _sample_total(values: list[float], population: int, share: float) -> tuple[f
     return population * mean, population * math.sqrt((1 - share) * variance / len(values))
 
 
+_YEAR = 365.25 * 86400
+_MILLION_YEARS = 10**6 * _YEAR
+
+
 def duration_text(seconds: float) -> str:
     """A duration in the largest unit that keeps it readable (under 10 ms, in
     milliseconds or microseconds rather than a power of ten).
@@ -533,7 +826,11 @@ def duration_text(seconds: float) -> str:
     ('0.61 seconds', '42 seconds', '10 minutes', '3 days')
     >>> duration_text(0.0011), duration_text(2.4e-05), duration_text(0.000999), duration_text(0)
     ('1.1 milliseconds', '24 microseconds', '1 millisecond', '0 seconds')
+    >>> duration_text(4e12), duration_text(1e60), duration_text(float("inf"))
+    ('126,752 years', 'more than a million years', 'more than a million years')
     """
+    if seconds >= _MILLION_YEARS:
+        return "more than a million years"
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
         if seconds >= 2 * size:
             return f"{seconds / size:,.0f} {unit}"

@@ -8,17 +8,19 @@ import contextlib
 import itertools
 import os
 import sys
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable
 
 from .. import _counting
 from .._clusters import dask_client, mpi_pool
-from .._counting import Workers
+from .._counting import LongCountWarning, Workers
 from .._output import write_atomically
 from .._render import render_lines, to_svg
 from .._select import IMPLEMENTATION
 from .._tasks import BORDERS_MAX_N
-from .._validate import check_workers
+from .._validate import check_limit, check_workers
+from ._errors import UsageError
 
 # The modules that count does not need are imported by the commands that do:
 # a count's whole time is what users compare (about 4 ms of a 0.13 s count(16)).
@@ -26,10 +28,12 @@ from .._validate import check_workers
 Placement = Sequence[int]
 PROGRESS_FROM_N = 16
 """From this n on, count shows a progress bar when stderr is a terminal."""
-# from this n on, count says how long it will take when no bar is shown (a
-# count of minutes: BENCHMARKS.md)
-_ESTIMATE_FROM_N = 19
-_LARGEST_EVER_COUNTED = 27
+# from this n on, count says how long it will take when no bar is shown: counts of a
+# minute or more, and an estimate of a second is little beside them
+_ESTIMATE_FROM_N = 20
+# the cluster that a count on --dask or --mpi is refused beyond: more workers than any
+# such cluster has
+_LARGE_CLUSTER = 10_000
 # the attacking pairs that verify lists before it only counts the rest
 _PAIRS_SHOWN = 20
 
@@ -88,15 +92,17 @@ def _emit(args: argparse.Namespace, found: Iterable[Placement], many: bool = Tru
     return shown
 
 
-def _reference(name: str, n: int, unique: bool) -> Iterator[tuple[int, ...]]:
+def _reference(name: str, n: int, unique: bool, ordered: bool = True) -> Iterator[tuple[int, ...]]:
+    # the solutions; `ordered`: in lexicographic order, as solve promises, whatever
+    # order the solver finds them in
     from .._symmetry import canonical
-    from ..reference import SOLVERS
+    from ..reference import INFO, SOLVERS
 
     found = SOLVERS[name](n)
     if unique:
         # the reference solvers know no symmetry: keep each class's smallest image
         return iter(sorted({canonical(p) for p in found}))
-    return found
+    return found if INFO[name].lexicographic or not ordered else iter(sorted(found))
 
 
 def count(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
@@ -104,14 +110,15 @@ def count(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
         progress = args.progress
         if progress is None:  # a bar when someone watches a count that takes a while
             progress = sys.stderr.isatty() and PROGRESS_FROM_N <= args.n <= BORDERS_MAX_N
-        if not progress and args.n >= _ESTIMATE_FROM_N and not (args.dask or args.mpi):
-            _say_how_long(args)
+        _before_count(args, placed, progress)
         executor: contextlib.AbstractContextManager[Workers] = contextlib.nullcontext(args.workers)
         if args.dask is not None:
             executor = dask_client(args.dask)
         elif args.mpi:
             executor = mpi_pool()
-        with executor as workers:
+        with executor as workers, warnings.catch_warnings():
+            # said already, on one line: the API's warning of a count beyond a year
+            warnings.filterwarnings("ignore", category=LongCountWarning)
             total = _counting.count(
                 args.n,
                 unique=args.unique,
@@ -124,39 +131,61 @@ def count(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
                 units=args.units,
             )
     else:
-        total = sum(1 for _ in _reference(args.solver, args.n, args.unique))
+        _before_reference(args)
+        total = sum(1 for _ in _reference(args.solver, args.n, args.unique, ordered=False))
     print(total, flush=True)
     return 0
 
 
-def _say_how_long(args: argparse.Namespace) -> None:
-    # one line before a count of more than a minute, when no bar shows progress
-    from .. import _estimate
-
+def _before_count(args: argparse.Namespace, placed: dict[int, int] | None, bar: bool) -> None:
+    # a count that may take longer than a year is refused unless --anyway; one of more
+    # than a minute says how long first, when no bar shows its progress
     threads = check_workers(args.workers)
+    cluster = bool(args.dask or args.mpi)
     if not isinstance(threads, int):
         return
-    if args.n > _LARGEST_EVER_COUNTED:
+    if not _counting.may_outlast(args.n) and (bar or cluster or args.n < _ESTIMATE_FROM_N):
+        return
+    from .. import _estimate  # (here: a count that needs no estimate starts without it)
+
+    if cluster:  # a cluster of unknown size: refused only if beyond even a large one
+        took = _estimate.before_count(args.n, args.unique, 1, placed)
+        took = _estimate.spread_over(took, _LARGE_CLUSTER)
+        on = f"even on a cluster of {_LARGE_CLUSTER:,} workers as fast as this machine's cores"
+    else:
+        took = _estimate.before_count(args.n, args.unique, threads, placed)
+        on = f"on {threads} thread{'s' if threads > 1 else ''}"
+    if _estimate.too_long(took) and not args.anyway:
+        raise UsageError(
+            f"nqueens count: N = {args.n} would take {took.duration()} {on} (nqueens "
+            "estimate says why), more than a year: add --anyway to start it all the same"
+        )
+    if not bar and not cluster and max(took.seconds, took.seconds_high) >= 60:
         print(
-            f"nqueens: N = {args.n} is beyond every count ever made (the largest, "
-            f"N = {_LARGEST_EVER_COUNTED}, "
-            "took a year of specialised hardware in 2016): this count will not finish",
+            f"nqueens: counting N = {args.n} will take {took.duration()} {on} "
+            "(estimated by nqueens estimate; --progress shows a bar)",
             file=sys.stderr,
             flush=True,
         )
-        return
-    took = _estimate.estimate(args.n, unique=args.unique, workers=threads, budget=0.5)
-    if took.seconds >= 60:
-        how = (
-            "estimated from random probes and the core's pace"
-            if took.paced
-            else "from random probes alone, an overstatement: 'nqueens estimate "
-            f"{args.n} --budget 20' measures the pace"
+
+
+def _before_reference(args: argparse.Namespace) -> None:
+    # the same for a reference solver: its time grows at least as fast from n to n + 1
+    # as on the largest board it finishes in a fraction of a second
+    from .._estimate import LONGEST, duration_text
+    from ..reference import least_seconds
+
+    shortest = least_seconds(args.solver, args.n)
+    if shortest > LONGEST and not args.anyway:
+        raise UsageError(
+            f"nqueens count: --solver {args.solver} would take at least "
+            f"{duration_text(shortest)} at N = {args.n}, more than a year: add --anyway to "
+            "start it all the same, or leave out --solver for the compiled core"
         )
-        took_text = _estimate.duration_text(took.seconds)
+    if shortest >= 60:
         print(
-            f"nqueens: counting N = {args.n} will take about {took_text} on "
-            f"{threads} thread{'s' if threads > 1 else ''} here ({how}; --progress shows a bar)",
+            f"nqueens: counting N = {args.n} with --solver {args.solver} will take at least "
+            f"{duration_text(shortest)}",
             file=sys.stderr,
             flush=True,
         )
@@ -180,13 +209,14 @@ def estimate(args: argparse.Namespace) -> int:
 def solve(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
     from .._enumerating import solutions
 
+    limit = check_limit(args.limit)  # (one that no listing reaches: none)
     if args.solver is None:
         found: Iterable[Placement] = solutions(
-            args.n, unique=args.unique, limit=args.limit, placed=placed
+            args.n, unique=args.unique, limit=limit, placed=placed
         )
     else:
-        found = itertools.islice(_reference(args.solver, args.n, args.unique), args.limit)
-    if _emit(args, found) == 0 and args.limit != 0:
+        found = itertools.islice(_reference(args.solver, args.n, args.unique), limit)
+    if _emit(args, found) == 0 and limit != 0:
         print(f"nqueens solve: no solutions for N = {args.n}", file=sys.stderr)
     return 0
 

@@ -23,6 +23,12 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # the help and the version written, or an error (argparse's own passes over
+        # an OSError: into a full disk, --help would exit 0 having written nothing)
+        if message:
+            (file or sys.stderr).write(message)
+
 
 class _Formatter(argparse.HelpFormatter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -262,6 +268,12 @@ def _count(commands: Any) -> None:
     )
     sub.add_argument(
         "--one-based", action="store_true", help="rows and columns of --place count from 1"
+    )
+    sub.add_argument(
+        "--anyway",
+        action="store_true",
+        help="start a count even where it is estimated to take more than a year (refused "
+        "without this)",
     )
     sub.set_defaults(check=checks.count, run=run.count)
 
