@@ -196,6 +196,23 @@ def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
     return _run_cli
 
 
+def _patience(seconds: float) -> float:
+    try:
+        load = os.getloadavg()[0] / len(os.sched_getaffinity(0))
+    except (OSError, AttributeError):  # no load average, or no affinity, on this system
+        load = 1.0
+    return seconds * min(10.0, max(1.0, 2 * load))
+
+
+@pytest.fixture(scope="session")
+def patience() -> Callable[[float], float]:
+    """How long to wait for something to start (a cluster's workers): patience(seconds)
+    is `seconds` on a machine with cores to spare, scaled up by the load per core (what
+    other programs and the suite's own processes ask of the cores), at most ten times
+    over.  A bound for a start that must come, never a measure of speed."""
+    return _patience
+
+
 @pytest.fixture
 def dask_client() -> Iterator[Any]:
     """A Client of a LocalCluster of two single-threaded worker processes (nannied:

@@ -232,7 +232,7 @@ def network() -> Iterator[Network]:
         found.down()
 
 
-def test_a_dask_cluster_across_namespaces_counts_exactly_and_survives_a_cut(network):
+def test_a_dask_cluster_across_namespaces_counts_exactly_and_survives_a_cut(network, patience):
     distributed = pytest.importorskip("dask.distributed", reason="the [dask] extra is missing")
     network.up(["s", "a", "b"])
     scheduler = f"tcp://{network.address(2)}:{PORT}"
@@ -248,7 +248,7 @@ def test_a_dask_cluster_across_namespaces_counts_exactly_and_survives_a_cut(netw
             network.address(host), "--nthreads", "1", "--no-dashboard", "--no-nanny",
         )  # fmt: skip
     client = None
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + patience(60)
     while client is None:
         try:
             client = distributed.Client(scheduler, timeout="5s")
@@ -257,7 +257,7 @@ def test_a_dask_cluster_across_namespaces_counts_exactly_and_survives_a_cut(netw
                 raise
             time.sleep(0.5)
     try:
-        client.wait_for_workers(2, timeout=60)
+        client.wait_for_workers(2, timeout=patience(60))
         hosts = {info["host"] for info in client.scheduler_info()["workers"].values()}
         assert hosts == {network.address(3), network.address(4)}  # two hosts, not this one
         assert nqueens.count(16, workers=client) == A000170[16]
