@@ -115,6 +115,10 @@ def test_a_board_beyond_the_quadrants_gets_a_range_from_the_row_by_row_pace(nati
     assert 0 < found.seconds_low < found.seconds_high
     assert found.seconds_low > 100 * 365.25 * 86400  # Q(30) is beyond any core's reach
     assert "no budget measures count()'s own pieces at this size" in str(found)
+    # the range of the pace (1/8 to 1.5 times the reference's), wider by the solutions'
+    # own error (a short budget probes little)
+    assert found.solutions_error > 0
+    assert found.seconds_high / found.seconds_low > 1.5 * 8 * 1.001
 
 
 def test_times_beyond_a_million_years_are_said_in_words(native_core):

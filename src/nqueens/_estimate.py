@@ -7,8 +7,13 @@ rows one row at a time on a free square chosen at random, multiplying the
 numbers of free squares met, until few rows are left; the compiled core then
 counts and times what is left exactly.  The product times that count (and
 that time), times the number of subproblems, is an unbiased estimate of the
-whole count (and of the core's whole time); the mean of many probes, taken
-for about `budget` seconds, is the estimate, with its standard error.
+whole count; the mean of many probes is the estimate, with its standard error.
+
+The time is measured on count()'s own work: where count() goes by quadrant
+assembly, the table is built once and runs of consecutive row sets are timed
+from random places on the thread's processor clock; elsewhere, whole runs of
+count()'s subproblems.  Where that cannot be done in the budget, the pace of a
+smaller board stands in, and the time is a range.
 
 >>> guess = estimate(12, budget=0.2)
 >>> guess.n, abs(guess.solutions - 14200) < 0.25 * 14200, guess.probes > 0
@@ -26,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from . import _assembly, _select
 from ._completion import check_placed
-from ._counting import TASKS_PER_WORKER, _burnside, count
+from ._counting import TASKS_PER_WORKER, burnside, count
 from ._tasks import (
     QUADRANTS_MIN_N,
     Fields,
@@ -71,7 +76,7 @@ _RELIABLE_ERROR = 0.15
 # where the pace at n is not measured, the quadrant core's pace at a smaller board of
 # the same parity stands in: from it to n the pace (solutions a second) has changed
 # by these factors at the most (lower at larger n as the tables outgrow the caches)
-_PACE_FASTER, _PACE_SLOWER = 1.3, 0.45
+_PACE_FASTER, _PACE_SLOWER = 2.0, 0.45
 # the table's build grows about this much from n to n + 2
 _BUILD_GROWTH = 12.0
 # the row-by-row core's pace on a whole board that it counts in a fraction of a
@@ -102,7 +107,7 @@ class Estimate(NamedTuple):
     seconds_error: float
     threads: int
     probes: int
-    paced: bool  # the time is from the core's pace on whole runs (else the probes' own)
+    paced: bool  # the time is from the core's own pace at n (else a range: seconds_low..high)
     exact: bool = False  # every task was counted whole: no error at all
     unique: bool = False
     cluster: int = 0  # workers of a cluster the time is simulated for (0: threads here)
@@ -229,29 +234,18 @@ def estimate(
     seed: int | None = None,
     cluster: int | None = None,
 ) -> Estimate:
-    """The expected number of solutions of the n-queens problem and the seconds that
-    count(n, unique=unique, workers=workers) will take on this machine, found by
-    random probes of the search for about `budget` seconds (see the module's text).
+    """The expected number of solutions of the n-queens problem, and how long
+    count(n, unique=unique, workers=workers) will take on this machine.
 
-    Half the budget goes to the probes, half to the core's pace.  Where count()
-    goes by quadrant assembly (n = 12 to 23, compiled core), the time is
-    the quadrant core's own on runs of 16 consecutive row sets from random
-    places, scaled to all of them (plus the table it builds; a table that takes
-    longer than the budget, as at n = 22 and 23 under about 10 s, is given up,
-    and the time is then the probes' own: ``paced`` says so).  Elsewhere whole
-    runs of count()'s own subproblems, taken at random, give solutions a
-    second, and the time is the estimated solutions at that pace.  Where fewer
-    than 3 runs finish in time (one run says too little: their costs spread
-    widely), as for n >= 24 or so, it is the probes' own time, which overstates:
-    each probe's rows build the core's table alone.  Either is
-    divided over the threads, or, with ``cluster=K``, simulated on K workers (see
-    below). The errors are one standard error; the true value lies within two of
-    them in about 95 of 100 estimates. Up to n = 12 every subproblem is counted,
-    however long that takes: the solutions are exact. Nothing is cached: each
-    call probes anew. With unique=True the solutions are divided by 8 (a class
-    has 8 members but for the very few that a symmetry keeps); where every
-    subproblem was counted, the classes are counted exactly instead (Burnside's
-    lemma, as count(unique=True) does).
+    Random probes of the search estimate the solutions; count()'s own pieces of
+    work, timed from random places on the thread's processor clock, give the time
+    (see the module's text).  A count that fits in the budget is counted and
+    timed instead, and the answer is exact.  Where the budget cannot measure the
+    pace (the quadrant table of n = 22 and 23 takes seconds to build; beyond
+    n = 23 every piece takes longer than any budget) the time is a range,
+    ``seconds_low`` to ``seconds_high``, and ``budget_needed`` says what budget
+    would measure it (0: none).  The errors are one standard error.  Nothing is
+    cached: each call probes anew.
 
     Parameters
     ----------
@@ -262,7 +256,8 @@ def estimate(
     workers
         The threads the count would run on (-1: one per core).
     budget
-        About how many seconds to spend, up to MAX_BUDGET.
+        About how many seconds to spend, up to MAX_BUDGET (a little more where the
+        pace is taken from a smaller board).
     seed
         A seed for the probes, for a repeatable estimate.
     cluster
@@ -276,7 +271,8 @@ def estimate(
     Returns
     -------
     Estimate
-        Solutions and seconds, each with its standard error.
+        Solutions and seconds, each with its standard error, or the seconds as a
+        range (``paced`` False); ``str()`` is the sentence ``nqueens estimate`` prints.
 
     Raises
     ------
@@ -406,11 +402,16 @@ def _estimate(
     if not paced:
         if high <= 0:  # no solution met: the probes' own time is all there is
             low, high = seconds / _PROBES_OVERSTATE, seconds
+        elif solutions > 0 and math.isfinite(solutions_error):
+            # the range of a pace times the solutions: as wide again as two standard
+            # errors of those (a small budget probes little)
+            wider = min(0.9, 2 * solutions_error / solutions)
+            low, high = low * (1 - wider), high * (1 + wider)
         seconds, seconds_error = math.sqrt(low * high), 0.0
     if unique and exact:
         # every subproblem counted: the classes by Burnside's lemma, as count() has them
         # (the total over 8 would miss the classes a symmetry keeps: 11.5 for 12 at n = 8)
-        solutions = float(_burnside(n, round(solutions)))
+        solutions = float(burnside(n, round(solutions)))
     elif unique:
         solutions, solutions_error = solutions / _SYMMETRIES, solutions_error / _SYMMETRIES
     if cluster is not None:
@@ -517,7 +518,7 @@ def _on_cluster(
 ) -> Estimate:
     # the estimate `here` (one core) turned into the makespan on `cluster` workers
     from . import _makespan
-    from ._executors import _Dask, unit_count
+    from ._executors import UNIT_COST, unit_count
     from ._tasks import quadrant_pieces
 
     build, sample, population = pieces
@@ -525,7 +526,7 @@ def _on_cluster(
     tasks = None  # the subproblems, which cap the units (the pieces where they are subproblems)
     if quadrants_apply(here.n):
         tasks = quadrant_pieces(here.n)  # about so many, never fewer (more at n = 20)
-        if unit_count(work, cluster, _Dask.cost) > tasks:
+        if unit_count(work, cluster, UNIT_COST) > tasks:
             tasks = sum(1 for _ in _assembly.tasks(here.n, tasks))
     units, makespan = _makespan.simulate(work, population, sample, build, cluster, rng, tasks)
     scale = makespan / here.seconds if here.seconds > 0 else 0.0
@@ -713,12 +714,14 @@ def _quadrant_range(
     n: int, solutions: float, budget: float, rng: random.Random
 ) -> tuple[float, float, float, int]:
     # (low, high, the budget that measures the pace at n, the reference board): from
-    # the pace of the largest smaller board of n's parity that a quarter of the budget
-    # measures; (0, 0, 0, 0) where none is
+    # the pace of a smaller board of n's parity that a quarter of the budget measures
+    # reliably: n - 4 first (its table is built in a hundredth of n's time, and leaves
+    # time for enough runs), then n - 2, then smaller; (0, 0, 0, 0) where none is
     share = max(budget / 4, 0.25)
-    for m in range(n - 2, QUADRANTS_MIN_N - 1, -2):
+    boards = [m for m in (n - 4, n - 2, *range(n - 6, 0, -2)) if m >= QUADRANTS_MIN_N]
+    for m in boards:
         pace = _quadrant_pace(m, share, rng)
-        if pace is not None and pace.rate > 0:
+        if pace is not None and pace.rate > 0 and _reliable(pace):
             break
     else:
         return 0.0, 0.0, 0.0, 0
