@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from . import _select
-from ._parallel import Done, wait_for
+from ._parallel import WAIT_SLICE, Done, wait_for
 from ._validate import as_int, check_n
 
 # The largest n whose crosses are counted in groups (jobs()): from n = 19 on the
@@ -122,7 +122,7 @@ class QuadrantTask(_QuadrantFields):
     @property
     def weight(self) -> int:
         """How many times its count counts: the orbit of its crosses under the symmetries."""
-        return _jobs(self.n)[self.cross].weight
+        return jobs_of(self.n)[self.cross].weight
 
 
 def _checked(n: Any, cross: Any, first: Any, end: Any) -> tuple[int, int, int, int]:
@@ -254,14 +254,15 @@ def jobs(n: int) -> list[Job]:
 
 
 @functools.lru_cache(maxsize=8)
-def _jobs(n: int) -> tuple[Job, ...]:
+def jobs_of(n: int) -> tuple[Job, ...]:
+    """jobs(n), made once (a count's plan, never a count), for every task that asks."""
     return tuple(jobs(n))
 
 
 @functools.lru_cache(maxsize=8)
 def _sizes(n: int) -> tuple[int, ...]:
     # each job's number of row sets: every task checked asks for its job's
-    return tuple(row_sets(j) for j in _jobs(n))
+    return tuple(row_sets(j) for j in jobs_of(n))
 
 
 def row_sets(j: Job) -> int:
@@ -272,7 +273,7 @@ def row_sets(j: Job) -> int:
 def tasks(n: int, pieces: int) -> list[RowSets]:
     """The jobs' row sets cut into about `pieces` tasks of similar size."""
     found = []
-    sizes = [row_sets(j) for j in _jobs(n)]
+    sizes = [row_sets(j) for j in jobs_of(n)]
     step = max(1, sum(sizes) // max(1, pieces))
     for index, size in enumerate(sizes):
         for first in range(0, size, step):
@@ -327,7 +328,7 @@ class Building:
         limit)."""
         deadline = None if seconds is None else time.monotonic() + seconds
         try:
-            while not self.ended.wait(_WAIT_SLICE):
+            while not self.ended.wait(WAIT_SLICE):
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeoutError(f"the quadrant table of n = {self.n} takes over {seconds} s")
         except BaseException:
@@ -348,7 +349,6 @@ class Building:
         self.helper.join()
 
 
-_WAIT_SLICE = 0.05
 # the process's table for the tasks it is handed (an executor's worker counts
 # many): one at a time, the last n asked for, shared read-only by every thread
 _process_quarter: tuple[Any, Any] | None = None
@@ -405,7 +405,7 @@ def count_run(
             end += 1
         table = quarter if quarter is not None and quarter.n == n else process_quarter(n)
         ranges = [RowSets(task.cross, task.first, task.end) for task in run[first:end]]
-        found.extend(count_tasks(table, _jobs(n), ranges, stop, home))
+        found.extend(count_tasks(table, jobs_of(n), ranges, stop, home))
         first = end
     return found
 

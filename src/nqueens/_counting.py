@@ -42,6 +42,7 @@ from ._tasks import (
     runs,
     split,
     task_bound,
+    wants_split,
 )
 from ._validate import as_int, check_bool, check_n, check_workers, short_repr
 
@@ -77,7 +78,7 @@ def _rng() -> random.Random:
     return random.Random()
 
 
-def _burnside(n: int, total: int, symmetric: _Symmetric | None = None) -> int:
+def burnside(n: int, total: int, symmetric: _Symmetric | None = None) -> int:
     if n <= 1:
         return 1
     # (the check of the total worked them out already, where it ran)
@@ -330,11 +331,7 @@ def count(
             )
         root = Subproblem(n, 1, *check_placed(n, placed))
     depth = check_depth(n, depth, root)
-    if (
-        root is None
-        and not quadrants_apply(n)
-        and (journal is not None or progress or depth is not None or not isinstance(pool, int))
-    ):
+    if root is None and not quadrants_apply(n) and wants_split(journal, progress, depth, pool):
         check_border_split(n)
     counting = _Count(n, pool, progress, depth, unique, root, verify, units)
     if isinstance(pool, int) and _estimated_first(n, progress):
@@ -358,7 +355,7 @@ def count(
             total = counting.total(book)
         finally:
             book.close()
-    return _burnside(n, total, counting.symmetric) if unique else total
+    return burnside(n, total, counting.symmetric) if unique else total
 
 
 def may_outlast(n: int) -> bool:
@@ -488,9 +485,7 @@ class _Count:
     def total(self, book: Journal | None) -> int:
         n, pool, root = self.n, self.pool, self.root
         depth = self.depth
-        split_wanted = (
-            book is not None or self.progress or depth is not None or not isinstance(pool, int)
-        )
+        split_wanted = wants_split(book, self.progress, depth, pool)
         quadrants = root is None and depth is None and quadrants_apply(n)
         recorded = book.depth if book is not None else None
         if recorded is not None:
@@ -697,7 +692,7 @@ class _Count:
         call's table."""
         n, pool = self.n, self.pool
         assert isinstance(pool, int)
-        jobs = _assembly._jobs(n)  # (made once: a count's plan, never a count)
+        jobs = _assembly.jobs_of(n)
         per_thread = self.per_thread
         if n <= INLINE_MAX_N or (pool == 1 and n <= ONE_THREAD_INLINE_MAX_N):
             tasks = _assembly.tasks(n, 1)

@@ -248,6 +248,12 @@ _claims_lock = threading.Lock()
 # -- the engines ---------------------------------------------------------------------
 
 
+UNIT_COST = 0.01
+"""What a unit costs on a cluster's engine (Dask's, and the default), in seconds: the
+engine's own (Dask: 3.7 ms for a no-op) and the worker's (what n = 19 took more on two
+Dask workers with 160 units than with 20)."""
+
+
 class _Engine:
     """How units reach the workers: stream() yields (payload position, answer) as
     answers arrive, for the payloads of every call in `calls`, taken one by one
@@ -255,9 +261,7 @@ class _Engine:
     with a size takes every call before it hands on an answer)."""
 
     size: int | None = None  # how many workers, where the engine says
-    # what a unit costs, in seconds: the engine's own (Dask: 3.7 ms for a no-op) and
-    # the worker's (what n = 19 took more on two Dask workers with 160 units than 20)
-    cost = 0.01
+    cost = UNIT_COST
     shared = False  # units through shared memory, next to free: no first round, no pace
 
     def __init__(self, name: str) -> None:

@@ -31,7 +31,7 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ._executors import _Dask, unit_count
+from ._executors import UNIT_COST, unit_count
 
 if TYPE_CHECKING:
     import random
@@ -68,7 +68,7 @@ def simulate(
     """
     if pieces <= 0 or work <= 0 or not times:
         return 0, 0.0
-    units = max(1, min(pieces if tasks is None else tasks, unit_count(work, workers, _Dask.cost)))
+    units = max(1, min(pieces if tasks is None else tasks, unit_count(work, workers, UNIT_COST)))
     mean = work / pieces  # the sample's mean, scaled to the work (W may come from elsewhere)
     scale = mean / statistics.fmean(times) if statistics.fmean(times) > 0 else 0.0
     spread = statistics.pstdev(times) * scale

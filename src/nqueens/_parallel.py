@@ -18,7 +18,8 @@ from typing import Callable, TypeVar
 
 T = TypeVar("T")
 
-_WAIT_SLICE = 0.05
+WAIT_SLICE = 0.05
+"""How long a waiting thread sleeps at a time, in seconds: a Ctrl-C is honoured within it."""
 
 
 def run_tasks(
@@ -99,7 +100,7 @@ def run_tasks(
                 else:
                     yield item
             if running:
-                wake.acquire(timeout=_WAIT_SLICE)
+                wake.acquire(timeout=WAIT_SLICE)
     finally:
         stop[0] = 1
         # the workers stop within moments, each handing over None as it ends:
@@ -112,7 +113,7 @@ def run_tasks(
                     if finished.popleft() is None:
                         running -= 1
                 if running:
-                    wake.acquire(timeout=_WAIT_SLICE)
+                    wake.acquire(timeout=WAIT_SLICE)
             except KeyboardInterrupt as exc:
                 pressed = exc
         for thread in threads:
@@ -178,7 +179,7 @@ def wait_for(events: Sequence[Done]) -> BaseException | None:
     for event in events:
         while True:
             try:
-                if event.wait(_WAIT_SLICE):
+                if event.wait(WAIT_SLICE):
                     break
             except KeyboardInterrupt as exc:
                 pressed = exc

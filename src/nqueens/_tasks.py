@@ -204,6 +204,13 @@ def split(
     return depth, tasks
 
 
+def wants_split(journal: object, progress: bool, depth: object, workers: object) -> bool:
+    """Whether count() cuts the work into subproblems: a journal records them, a
+    progress bar counts them, a depth makes them, and workers beyond this process
+    (anything but a number of threads) are handed them."""
+    return journal is not None or progress or depth is not None or not isinstance(workers, int)
+
+
 def check_border_split(n: int) -> None:
     """Refuse, before any work, a split of a board whose canonical borders alone
     pass MAX_TASKS (n > BORDERS_MAX_N): no such count could finish anyway."""
@@ -434,7 +441,7 @@ def _row_set_bound(n: int, cross: int) -> int:
     # task_bound of one row set of the job (a cluster's results check thousands):
     # of each of its crosses
     weight = _assembly.QuadrantTask(n, cross, 0, 0).weight
-    crosses = max(1, bin(_assembly._jobs(n)[cross].crosses).count("1"))
+    crosses = max(1, bin(_assembly.jobs_of(n)[cross].crosses).count("1"))
     return crosses * weight * _SYMMETRIES**2 * math.factorial(n // 2) ** 2
 
 

@@ -16,7 +16,7 @@ from .._completion import check_completion_n, check_placed
 from .._counting import check_units, check_verify
 from .._output import check_out_dir, check_out_file
 from .._render import SVG_MAX_N
-from .._tasks import check_border_split, check_depth, quadrants_apply
+from .._tasks import check_border_split, check_depth, quadrants_apply, wants_split
 from .._validate import as_int, check_limit, check_n, check_workers
 
 Prepared = dict[str, Any]
@@ -33,8 +33,12 @@ def count(args: argparse.Namespace) -> Prepared:
         if args.dask is None and not args.mpi:
             raise ValueError("--units applies to --dask and --mpi")
         check_units(args.units, None)
-    split = args.journal or args.dask or args.mpi or args.progress
-    if split and placed is None and not quadrants_apply(n):
+    workers = "a cluster" if args.dask or args.mpi else args.workers
+    if (
+        placed is None
+        and not quadrants_apply(n)
+        and wants_split(args.journal, bool(args.progress), args.depth, workers)
+    ):
         check_border_split(n)
     if args.depth is not None:
         check_depth(n, args.depth)
