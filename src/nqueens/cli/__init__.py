@@ -1,9 +1,11 @@
 """The ``nqueens`` command line.
 
-Usage errors exit with status 2 and one line on stderr, before any work;
-Ctrl-C exits with status 130 and SIGTERM with 143, each with one line;
-output into a closed pipe ends quietly (``verify`` keeps its verdict's
-status); output or a journal that cannot be written (a full disk, a
+Usage errors exit with status 2 and one line on stderr, before any work, and
+so does a count estimated at more than a year (``--anyway`` starts it);
+Ctrl-C exits with status 130 and SIGTERM with 143, each with one line, from
+the package's first line on; output into a closed pipe ends quietly
+(``verify`` keeps its verdict's status); output or a journal that cannot be
+written (a closed standard output, a full disk, a read-only folder, a
 directory in the way) exits with status 74 and one line; workers whose
 results are refused (nqueens.ExecutorError), or too little memory, exit
 with status 1 and one line.  ``verify`` exits with 0 for a solution and 1
