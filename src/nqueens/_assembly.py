@@ -34,19 +34,17 @@ from . import _select
 from ._parallel import WAIT_SLICE, Done, wait_for
 from ._validate import as_int, check_n
 
-# The largest n whose crosses are counted in groups (jobs()): from n = 19 on the
-# east half-boards are many and the pairs are counted in buckets, sorted again for
-# each cross of a group, and a job a cross is faster (count(19) 12.1 s against
-# 23 s grouped; count(15) 0.72x, count(17) 0.63x the time of a job a cross)
+# The largest n whose crosses are counted in groups (jobs()): a group lists its east
+# half-boards once for all its crosses; beyond, they are so many that their pairs go
+# in buckets, sorted again for each cross of a group, and a job a cross is faster
 GROUPED_MAX_N = 17
 # The largest n whose crosses off the centre are all one job (jobs()): their east
-# half-boards listed once a row set, for every cross (count(13) 0.83x, count(15)
-# 0.84x the time of a job for each middle column queen's row; count(17) 1.18x:
-# its east lists 2.6 times as long, met by 14 crosses' west ones a row set)
+# half-boards listed once a row set, for every cross; beyond, the east lists grow
+# longer than the crosses that share them repay
 SHARED_MAX_N = 15
 # Tables up to this n (quadrants of side 8) are built in the calling thread, even
-# the main one: they take milliseconds (3 ms at n = 16 here), less than a helper
-# thread's start and wake-up add to count(14) and count(15) (about 0.2 ms)
+# the main one: they take milliseconds, less than a helper thread's start and wake-up
+# add to the small counts that use them
 BUILT_HERE_MAX_N = 17
 
 

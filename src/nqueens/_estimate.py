@@ -55,8 +55,8 @@ _QUADRANT_RUN = 16
 # a run that costs less than this share of the pace's budget is counted this many times
 # over, and timed the last time: the compiled core keeps a north placement of a job
 # from its second use, and a whole count uses each many times, where a run of a few
-# row sets from a random place uses each once (timed once, runs of 16 gave 2.1x the
-# count's time at n = 17 and 2.7x at 15; their third pass 1.0x and 1.1x)
+# row sets from a random place uses each once (timed once, it would overstate the
+# count several times over on the boards whose jobs keep much)
 _WARM_SHARE = 1 / 50
 _WARM_PASSES = 3
 # a pace needs this many whole runs (fewer where there are fewer to run): the cost of a

@@ -1025,8 +1025,8 @@ def cut_units(tasks: Sequence[Task], pending: Sequence[int], count: int) -> list
     two threads, and at 0.93x with blocks.  Blocks of whole jobs left one unit
     two jobs' runs where the jobs were a few more than the units, and n = 17's
     jobs of grouped crosses, one of twice the others' runs, 2x the runs of
-    others; stretches across jobs, since 2026-12-06, meet up to twice as many
-    jobs and take as many runs each, to one.)"""
+    others; stretches across jobs meet up to twice as many jobs and take as
+    many runs each, to one.)"""
     starts = runs([tasks[i] for i in pending])
     bounds = [*starts[1:], len(pending)]
     count = max(1, min(count, len(starts)))

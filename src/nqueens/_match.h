@@ -892,9 +892,8 @@ NQ_TARGET_V3 static NQ_INLINE void nq_slice_group_v3(const uint64_t *stored, siz
     }
 }
 
-/* v3 slices by byte planes (above; until 2026-12-05 it transposed as v4 does,
- * below: 4.6k instructions a group of 512 masks of 30 bits, now 3.2k); a last
- * half group (half: at most 256 masks) in blocks 0..7 */
+/* v3 slices by byte planes (above: fewer instructions a group than transposing, as
+ * v4 does below); a last half group (half: at most 256 masks) in blocks 0..7 */
 NQ_TARGET_V3 static void nq_slice_v3(NQ_SLICE_ARGS)
 {
     const int chunks = (bits + NQ_CHUNK - 1) / NQ_CHUNK;
@@ -1110,10 +1109,8 @@ NQ_TARGET_V4 static NQ_INLINE uint64_t nq_match_loop_v4(const uint64_t *tables, 
 
 /* items against many groups (their tables over the first level cache): the items in
  * blocks, each item's lookups found once (the offsets of its entries, in words, from a
- * group's tables) and read in every group in turn.  Four groups and more of 34-bit
- * masks: 0.6x-0.65x the time of the loop below, which finds them again in each group;
- * from three groups on since 2026-12-06 (the row sets of n = 18 0.98x the time; two
- * groups too: 0.99x; n = 16 and 19 unchanged) */
+ * group's tables) and read in every group in turn, where the loop below finds them
+ * again in each group; it pays from three groups on */
 #define NQ_WIDE_BLOCK 256
 #define NQ_WIDE_ROUND(CHUNKS)                                                             \
     for (size_t i = 0; i < n; i++) {                                                      \

@@ -344,10 +344,10 @@ cdef struct _Memo:
     # the side's spread) are span[offset[r] + i] (first | end << 32, end
     # excluded), those off the long diagonals first, up to plain[offset[r] + i];
     # `size` placements in all, `keys` subsets.  (Kept only from the second use,
-    # a few row sets from random places, as the pace of estimate() counts, cost
-    # what they did without it.  Found by (r << h) | c until 2026-12-05, the spans
-    # took 2 ** 2h words a side, 512 kB at h = 8, far more than the second level
-    # cache; at most C(2h, h) now: count(17) 0.984x, 5 MB less a thread at n = 18.)
+    # so that a few row sets from random places, as the pace of estimate() counts,
+    # cost what they would without it.  The spans are found by the subset's rank, at
+    # most C(2h, h) of them a side, not by (r << h) | c, whose 2 ** 2h words a side
+    # would outgrow the second level cache.)
     _Buf words
     uint64_t *span
     uint32_t *plain
@@ -728,20 +728,19 @@ cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
     # 32 started); sliced, a group costs `build` to slice and `match` an item, a
     # half group half that (on v4, which slices and matches it by v3's kernels,
     # the same as a group: charged so, count(15) kept its time, BENCHMARKS.md).
-    # Fitted per level to the crossovers measured on this project's machine: on
-    # v4, 111 items pay for slicing 128 stored masks, 19 items 512 of them
+    # Fitted per level to the measured crossovers: on v4, 111 items pay for slicing
+    # 128 stored masks, 19 items 512 of them
     cdef uint64_t masks = stored
     cdef size_t left = stored % _GROUP_BITS
     cdef int level = nq_level()
     cdef uint64_t halves = 2 * (stored // _GROUP_BITS) + (
         0 if left == 0 else (1 if _half_group(left) and level != 2 else 2))
-    # baseline; its slicing of the words side by side (2026-12-05): 0.8x the instructions
+    # baseline, which slices the words side by side
     cdef uint64_t match = 133, build = 17000
     if level == 2:  # v4
         match, build = 153, 27200
         masks = (stored + 31) // 32 * 32
-    elif level == 1:  # v3: its own kernels since 2026-12-04, refitted to their timings;
-        # the slicing by byte planes (2026-12-05) builds a group in 0.7x the instructions
+    elif level == 1:  # v3, which slices by byte planes
         match, build = 220, 17500
     return items * 100 * masks * 2 > 32 * halves * (build + items * match)
 

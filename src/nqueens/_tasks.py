@@ -37,12 +37,11 @@ QUADRANT_DEPTH = -1
 # the order of the square's symmetry group: a border or a cross stands for at
 # most this many images, and so does a pair of half-boards (see task_bound)
 _SYMMETRIES = 8
-# a run of quadrant tasks: up to this many, neighbours in the split (the core keeps
-# a row set's south quadrants for the next, and they change only every hundred or
-# so row sets: tasks counted apart from their neighbours placed them about ten
-# times as often, 9% of the work at n = 18; and it keeps the job's north
-# placements as it meets them, which pay over runs of thousands of row sets: 32
-# tasks, not 8, made count(19) on two Dask workers 0.91x of two threads, not 0.89x)
+# a run of quadrant tasks: up to this many, neighbours in the split, go to a worker
+# together: the core keeps a row set's south quadrants for the next (they change
+# only every hundred or so row sets) and the job's north placements as it meets
+# them, which pay over runs of thousands of row sets; longer runs balance the
+# workers less finely
 QUADRANT_RUN = 32
 
 Task = Union["Subproblem", QuadrantTask]
