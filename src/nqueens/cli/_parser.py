@@ -232,7 +232,7 @@ def _count(commands: Any) -> None:
     sub.add_argument(
         "--journal",
         metavar="FILE",
-        help="record each finished part in this SQLite file; run the same command again "
+        help="record each finished subproblem in this SQLite file; run the same command again "
         "after an interruption to resume",
     )
     sub.add_argument(
@@ -246,7 +246,7 @@ def _count(commands: Any) -> None:
         "--depth",
         type=int,
         metavar="D",
-        help="split by the border queens, each part placing D more rows below them "
+        help="split by the border queens, each subproblem placing D more rows below them "
         "(default: ranges of quadrant row sets where the quadrant core counts, else D from N)",
     )
     sub.add_argument(
@@ -254,8 +254,8 @@ def _count(commands: Any) -> None:
         type=float,
         default=VERIFY_DEFAULT,
         metavar="SHARE",
-        help="with --dask or --mpi: the share of parts counted twice and compared, at least "
-        "4 of them, some here (1: every part twice; 0: none; default: "
+        help="with --dask or --mpi: the share of subproblems counted twice and compared, at least "
+        "4 of them, some here (1: every one twice; 0: none; default: "
         f"{VERIFY_DEFAULT})",
     )
     sub.add_argument(
