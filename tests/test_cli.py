@@ -307,8 +307,27 @@ def test_only_the_command_of_the_process_freezes_what_its_import_made():
         "frozen = gc.get_freeze_count()\n"
         "assert main(['count', '5']) == 0 and gc.get_freeze_count() == frozen\n"
         "sys.argv = ['nqueens', 'count', '5']\n"
-        "assert main() == 0\n"
+        "import os\n"
+        "ended = []\n"
+        "os._exit = ended.append  # (the process's own command ends it: seen here instead)\n"
+        "assert main() == 0 and ended == [0]\n"
         "print(gc.get_freeze_count() - frozen > 1000, gc.isenabled())\n"
     )
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert found.stdout.split()[-2:] == ["True", "True"], found.stderr
+
+
+def test_a_sigterm_once_the_answer_is_out_finds_the_process_ended_or_says_so():
+    # the process ends as soon as its command has (no interpreter teardown, during which
+    # a signal would end it without a word)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "count", "12"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline()
+    process.send_signal(signal.SIGTERM)
+    rest, err = process.communicate(timeout=60)
+    assert (line, rest) == ("14200\n", "")
+    assert (process.returncode, err) in ((0, ""), (143, "nqueens: terminated\n"))

@@ -280,7 +280,7 @@ def test_cli_dask_workers_of_another_release_exit_1_with_one_line(cli, dask_clie
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("moment", [0.3, 1.0])
+@pytest.mark.parametrize("moment", [0.3, 0.6])
 def test_cli_sigterm_while_a_local_cluster_starts_gives_one_line(moment):
     need("dask.distributed", "dask")
     process = subprocess.Popen(

@@ -49,7 +49,24 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status (with argv None, the process's
+    own command line: the process then ends with that status)."""
+    status = _main(argv)
+    if argv is None and status not in (INTERRUPTED, TERMINATED) and "mpi4py" not in sys.modules:
+        # Everything the command opened is closed by now: the process ends here, not
+        # after the interpreter's teardown (a Dask cluster's takes a fifth of a
+        # second), during which a signal would find Python's handlers gone and end
+        # it without a word.  (Under MPI the teardown ends MPI itself, and after a
+        # signal it closes what the interrupted command could not: kept.)
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        os._exit(status)
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     previous = {
         signal.SIGINT: signal.getsignal(signal.SIGINT),
         signal.SIGTERM: signal.signal(signal.SIGTERM, _terminate),
