@@ -984,6 +984,8 @@ def test_strange_objects_in_a_result_are_refused_as_any_wrong_result(native_core
         count(16, workers=strange)
 
 
+# (the pool forks beside the other counts' threads: Python 3.12 on warns of it)
+@pytest.mark.filterwarnings("ignore:.*multi-threaded.*fork:DeprecationWarning")
 def test_concurrent_counts_on_one_new_forking_pool_are_each_exact(native_core):
     import multiprocessing
 
