@@ -10,6 +10,7 @@ with one line that says what to do, raised before any counting.
 from __future__ import annotations
 
 import contextlib
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -59,15 +60,23 @@ def dask_client(address: str) -> Iterator[Any]:
     cluster = None
     try:
         if address == "local":
-            cluster = distributed.LocalCluster(
-                n_workers=available_cores(),
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=":0",  # any free port: another cluster may hold 8787
-                silence_logs=40,  # logging.ERROR: logging is not imported for it
-            )
-            client = distributed.Client(cluster)
+            # Ctrl-C or SIGTERM while the workers' processes start is taken once they
+            # have: a worker process spawned from a parent that left mid-start prints
+            # its own traceback (EOFError) on the terminal
+            with _signals_held() as held:
+                cluster = distributed.LocalCluster(
+                    n_workers=available_cores(),
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=":0",  # any free port: another cluster may hold 8787
+                    silence_logs=40,  # logging.ERROR: logging is not imported for it
+                )
+                client = distributed.Client(cluster)
+            if held:
+                client.close()
+                cluster.close()
+                signal.raise_signal(held[0])  # to the handler that stands again
         else:
             client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -81,6 +90,29 @@ def dask_client(address: str) -> Iterator[Any]:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[list[int]]:
+    """Ctrl-C and SIGTERM noted, not acted on, while the block runs (in the main
+    thread; elsewhere nothing is held); the list names those that came."""
+    held: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def note(number: int, frame: Any) -> None:
+        held.append(number)
+
+    try:
+        for which in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(which) is not signal.SIG_IGN:  # (ignored: left so)
+                previous[which] = signal.signal(which, note)
+    except ValueError:  # not the main thread: the signals go to the main one anyway
+        pass
+    try:
+        yield held
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 @contextlib.contextmanager

@@ -27,11 +27,15 @@ def _end(signum: int, frame: Any) -> None:
 
 
 def _is_command() -> bool:
-    # the console script (its name) or `python -m nqueens` (the interpreter's own argv)
+    # the console script (its name) or `python -m nqueens`: the interpreter's own argv
+    # (3.10 on), or, before, the "-m" that argv holds while runpy imports the package
+    # of the module it runs
     script = os.path.basename(sys.argv[0]) if sys.argv else ""
     if script in ("nqueens", "nqueens.exe"):
         return True
-    words = list(getattr(sys, "orig_argv", ()))
+    words = getattr(sys, "orig_argv", None)
+    if words is None:
+        return script == "-m"
     return any(a == "-m" and b == "nqueens" for a, b in zip(words, words[1:]))
 
 
