@@ -925,19 +925,12 @@ def test_the_symmetric_counts_are_worked_out_once_per_call(native_core, monkeypa
 # answers that hold: the last ways to a wrong total, a lost answer or a traceback
 
 
-class WrongThenTooLongToPrint:
+class WrongThenTooLongToPrint(HalvingOneUnit):
     """A map-like that halves one unit's counts (plausible, so journalled unchecked
     with verify=0) and gives the last unit of each call a count of 5,000 digits."""
 
-    def __init__(self):
-        self.halved = False
-
     def __call__(self, func, items):
-        found = list(map(func, items))
-        for k, result in enumerate(found):
-            if not self.halved and any(result.counts):
-                found[k] = result._replace(counts=tuple(c // 2 for c in result.counts))
-                self.halved = True
+        found = super().__call__(func, items)
         last = found[-1]
         found[-1] = last._replace(counts=(10**5000,) * len(last.counts))
         return found
