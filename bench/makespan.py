@@ -10,7 +10,7 @@ are drawn from.  n = 24 is beyond the quadrant core (it goes by borders): its
 row is an extrapolation, W(24) = W(22) * (W(22) / W(20)), with n = 22's tasks'
 distribution scaled to it; say so wherever it is quoted.
 
-The simulation (nqueens._makespan.simulate, which `nqueens estimate N --cluster K`
+The simulation (nqueens._engine.makespan.simulate, which `nqueens estimate N --cluster K`
 runs too), per n and K (16, 256, 4096 workers):
 - the units are what count() makes by default: unit_count(W, K, cost) of them,
   each a deal of about T / units tasks across the split, so a unit's time is
@@ -34,8 +34,9 @@ import statistics
 import sys
 import time
 
-from nqueens import _assembly, _tasks
-from nqueens._makespan import ENGINE_COST, simulate
+from nqueens._engine import assembly as _assembly
+from nqueens._engine import subproblems as _tasks
+from nqueens._engine.makespan import ENGINE_COST, simulate
 
 WORKERS = (16, 256, 4096)
 

@@ -55,9 +55,9 @@ def test_count_loads_nothing_of_the_benchmark_stack():
         "try:\n    main(['count', '8'])\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.startswith('nqueens.benchmark') "
         "or m in ('statistics', 'ctypes', 'concurrent.futures', 'random', 'logging', "
-        "'json', 'shutil', 'nqueens.reference', 'nqueens._estimate', "
-        "'nqueens._enumerating', 'nqueens._construct', 'nqueens._random_solution', "
-        "'nqueens._symmetry')))"
+        "'json', 'shutil', 'nqueens.reference', 'nqueens._engine.estimate', "
+        "'nqueens._placements.solutions', 'nqueens._placements.construct', "
+        "'nqueens._placements.random_solution', 'nqueens._placements.symmetry')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

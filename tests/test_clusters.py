@@ -106,7 +106,7 @@ def test_ray_counts_exactly_and_resumes(ray_pool, tmp_path):
 
 
 def test_a_ray_pool_passed_itself(ray_pool):
-    from nqueens._executors import _Pool, engine
+    from nqueens._engine.workers import _Pool, engine
 
     assert type(engine(ray_pool)) is _Pool
     assert nqueens.count(14, workers=ray_pool, verify=1.0) == A000170[14]

@@ -14,7 +14,8 @@ import sys
 import pytest
 
 import nqueens
-from nqueens import _assembly, _quadrants_py
+from nqueens import _quadrants_py
+from nqueens._engine import assembly as _assembly
 from nqueens._oeis import A000170, A002562
 
 try:

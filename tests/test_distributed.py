@@ -22,8 +22,8 @@ import pytest
 
 import nqueens
 from nqueens import JournalError, Subproblem, count_subproblem, subproblems
+from nqueens._engine.subproblems import QUADRANT_RUN
 from nqueens._oeis import A000170, A002562
-from nqueens._tasks import QUADRANT_RUN
 
 
 def finished_tasks(path):
@@ -95,7 +95,7 @@ def test_tasks_are_small_picklable_values():
 def test_tasks_that_can_share_a_table_come_together():
     # tasks that differ only in the queen of the last row are neighbours, and
     # each run of them is handed to one thread whole
-    from nqueens._tasks import runs, sharing_order
+    from nqueens._engine.subproblems import runs, sharing_order
 
     for n, depth in [(12, 0), (12, 1), (16, 0), (16, 1)]:
         tasks = nqueens.subproblems(n, depth=depth)
@@ -222,7 +222,7 @@ def test_the_check_of_the_total_still_running_at_the_fork_starts_again_after(mon
 def test_a_count_stopped_while_the_table_builds_leaves_no_thread(monkeypatch):
     # Ctrl-C during the split, while the table and the check of the total run on
     # helper threads: both are stopped and waited for, and the pool never forks
-    from nqueens import _assembly
+    from nqueens._engine import assembly as _assembly
 
     def interrupted(n, pieces):
         raise KeyboardInterrupt
@@ -257,7 +257,7 @@ def _record_builds(monkeypatch, path):
 def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
     # the table is built here before the pool forks: its processes count with it
     # (each built its own before, beside this one's, on the same cores)
-    from nqueens import _assembly
+    from nqueens._engine import assembly as _assembly
 
     builds = tmp_path / "builds"
     _record_builds(monkeypatch, builds)
@@ -292,7 +292,7 @@ def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
 def test_a_forking_pool_without_a_table_here_is_checked_through_it(monkeypatch):
     # no memory here for the table (_here() warns and says False): asked once, before
     # the fork; the workers build their own and every check goes through them
-    from nqueens._counting import _Count
+    from nqueens._engine.counting import _Count
 
     asked = []
 
@@ -371,7 +371,7 @@ def test_a_pool_forked_for_the_count_counts_nothing_twice_unless_asked(tmp_path)
 @pytest.fixture
 def boards(monkeypatch):
     """The board files this test's counts make (whatever other tests run beside it)."""
-    from nqueens import _executors
+    from nqueens._engine import workers as _executors
 
     made = []
 
@@ -460,7 +460,7 @@ class RecordedPool(Pool):
 def test_only_multiprocessings_process_pools_get_a_board_file():
     # its threads count here anyway, and Ray's Pool (imap_unordered too) may have its
     # processes on other machines, where a file here is not shared
-    from nqueens._executors import _Pool, _Shared, engine
+    from nqueens._engine.workers import _Pool, _Shared, engine
 
     class Remote:
         def imap_unordered(self, func, items):
@@ -479,7 +479,7 @@ def test_a_board_whose_client_is_gone_is_removed_by_its_worker():
     # a client killed before every call had opened the board cannot remove it: the
     # first process to find the client gone does, and counts nothing; none of a client
     # still there
-    from nqueens import _executors
+    from nqueens._engine import workers as _executors
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
@@ -500,13 +500,13 @@ def test_a_board_whose_client_is_gone_is_removed_by_its_worker():
 
 
 def _lie_here():
-    from nqueens import _executors
+    from nqueens._engine import workers as _executors
 
     _executors.count_run = _lying_run
 
 
 def _fail_here():
-    from nqueens import _executors
+    from nqueens._engine import workers as _executors
 
     _executors.count_run = _failing_run
 
@@ -535,7 +535,7 @@ def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path, kind):
 @needs_flock
 def test_a_board_files_calls_from_another_release_are_refused(monkeypatch):
     # a process of another release counts nothing and says which it is
-    from nqueens import _executors
+    from nqueens._engine import workers as _executors
 
     monkeypatch.setattr(_executors._version, "__version__", "0.0.1")
     with (
@@ -546,7 +546,7 @@ def test_a_board_files_calls_from_another_release_are_refused(monkeypatch):
 
 
 def _lying_run(tasks, stop, quarter=None, per_thread=None):
-    from nqueens import _tasks
+    from nqueens._engine import subproblems as _tasks
 
     return [2 * value for value in _tasks.count_run(tasks, stop, quarter, per_thread)]
 
@@ -557,7 +557,7 @@ def _failing_run(tasks, stop, quarter=None, per_thread=None):
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
 def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_path):
-    from nqueens import _executors
+    from nqueens._engine import workers as _executors
 
     path = tmp_path / "count.sqlite"
     monkeypatch.setattr(_executors, "count_run", _lying_run)  # the forked processes' only
@@ -614,7 +614,7 @@ def _interrupt_once_working(pool):
 
 
 def test_forks_at_submit_only_for_a_pool_yet_to_fork():
-    from nqueens._executors import forks_at_submit
+    from nqueens._engine.workers import forks_at_submit
 
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
         assert forks_at_submit(pool)
@@ -637,7 +637,7 @@ def test_multiprocessing_pool():
 
 
 def test_each_engine_is_driven_by_its_own_submission():
-    from nqueens._executors import _Futures, _Map, _Pool, engine
+    from nqueens._engine.workers import _Futures, _Map, _Pool, engine
 
     with ThreadPoolExecutor(3) as threads:
         assert type(engine(threads)) is type(engine(threads.map)) is _Futures
@@ -676,13 +676,13 @@ class Logged(ThreadPoolExecutor):
 def steps(monkeypatch):
     """A log of count()'s steps, where this process builds its table: ("table", 0)."""
     log = []
-    real = nqueens._counting._Count._here
+    real = nqueens._engine.counting._Count._here
 
     def here(self):
         log.append(("table", 0))
         return real(self)
 
-    monkeypatch.setattr(nqueens._counting._Count, "_here", here)
+    monkeypatch.setattr(nqueens._engine.counting._Count, "_here", here)
     return log
 
 
@@ -733,7 +733,7 @@ def test_a_pools_first_round_counts_while_this_process_builds_its_table(steps):
 
 @pytest.mark.native
 def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
-    from nqueens._executors import cut_units
+    from nqueens._engine.workers import cut_units
 
     with Submitted(2) as pool:
         assert nqueens.count(16, workers=pool, verify=0, units=7) == A000170[16]
@@ -791,7 +791,7 @@ def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_p
 
 
 def _die_at_the_third_unit(victim):
-    from nqueens import _executors
+    from nqueens._engine import workers as _executors
 
     try:
         os.close(os.open(victim, os.O_CREAT | os.O_EXCL))
@@ -1009,7 +1009,7 @@ def test_a_script_without_a_main_guard_on_spawn_ends_with_broken_workers(tmp_pat
 
 @pytest.mark.native
 def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path):
-    from nqueens._executors import _Dask, engine
+    from nqueens._engine.workers import _Dask, engine
 
     executor = dask_client.get_executor()
     assert nqueens.count(14, workers=executor.map) == A000170[14]
@@ -1183,7 +1183,7 @@ def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, n, workers,
 
 
 def test_a_second_ctrl_c_while_the_threads_stop_still_waits_for_them():
-    from nqueens._parallel import run_tasks
+    from nqueens._engine.threads import run_tasks
 
     def slow_to_stop(tasks, stop):
         while not stop[0]:
@@ -1273,7 +1273,7 @@ def test_a_helper_sets_its_end_past_a_lock_an_interrupted_wait_left_held():
     # (bpo-29988); with threading.Event the helper's set() then waited on that lock
     # for ever. Done.set() takes none: here its lock is left held as such a Ctrl-C
     # would, and the helper still ends, and the wait still sees it
-    from nqueens._parallel import Done, wait_for
+    from nqueens._engine.threads import Done, wait_for
 
     done = Done()
     assert not done.wait(0.01)

@@ -124,10 +124,10 @@ def test_the_package_imports_what_a_name_needs_when_it_is_first_used():
     # loads its module on first use, and is then an attribute like any other
     code = (
         "import sys, nqueens\n"
-        "print('nqueens._enumerating' in sys.modules, nqueens.IMPLEMENTATION in "
+        "print('nqueens._placements.solutions' in sys.modules, nqueens.IMPLEMENTATION in "
         "('cython', 'python'))\n"
         "found = nqueens.solutions\n"
-        "print('nqueens._enumerating' in sys.modules, 'solutions' in vars(nqueens))\n"
+        "print('nqueens._placements.solutions' in sys.modules, 'solutions' in vars(nqueens))\n"
         "from nqueens import *\n"
         "print(all(hasattr(nqueens, name) for name in nqueens.__all__), "
         "set(nqueens.__all__) <= set(dir(nqueens)), count is nqueens.count, "

@@ -13,7 +13,7 @@ import pytest
 
 import nqueens
 from nqueens import construct, count, random_solution, solutions, subproblems, to_svg
-from nqueens._checking import attacking_pairs, conflicts
+from nqueens._placements.checking import attacking_pairs, conflicts
 
 NQUEENS = [sys.executable, "-m", "nqueens"]
 
@@ -168,7 +168,7 @@ def test_a_split_too_fine_is_refused_before_it_is_built(core):
 
 
 def test_the_task_count_is_exact_where_it_is_allowed():
-    from nqueens._tasks import count_tasks
+    from nqueens._engine.subproblems import count_tasks
 
     for n in range(4, 13):
         for depth in range(4):
@@ -224,7 +224,7 @@ def test_a_hopeless_count_is_refused_at_once():
 
 
 def test_a_count_of_minutes_gives_an_estimate_first():
-    from nqueens._estimate import duration_text as describe
+    from nqueens._engine.estimate import duration_text as describe
 
     took = nqueens.estimate(20, workers=2, budget=2)
     assert took.seconds > 10  # a minute here; at least tens of seconds on any machine

@@ -26,7 +26,7 @@ def test_small_boards_are_exact_however_slow_the_machine(monkeypatch, n, workers
     # a clock that runs a second a reading: every deadline passes at once (a CI
     # machine once stalled past estimate(8, budget=0.1)'s 50 ms and answered 0.0);
     # 16 threads: n = 12 in Python then has 3,993 subproblems
-    from nqueens import _estimate
+    from nqueens._engine import estimate as _estimate
 
     ticks = iter(range(10**6))
     monkeypatch.setattr(_estimate.time, "perf_counter", lambda: float(next(ticks)))
@@ -62,7 +62,7 @@ def test_the_pace_times_a_run_again_where_its_placements_are_kept(
     # from its second use): on odd boards a run of a few row sets, which uses each
     # once, is counted three times over on the same working memory and timed the last
     # time; even boards beyond the grouped ones gain nothing from it: once
-    from nqueens import _assembly
+    from nqueens._engine import assembly as _assembly
 
     calls = []
     count_tasks = _assembly.count_tasks
@@ -131,7 +131,7 @@ def test_times_beyond_a_million_years_are_said_in_words(native_core):
 def test_the_probes_take_constant_memory():
     import random
 
-    from nqueens._estimate import _KEPT, _Sample, _sample_total
+    from nqueens._engine.estimate import _KEPT, _Sample, _sample_total
 
     rng = random.Random(1)
     values = [rng.expovariate(1.0) * (k % 3) for k in range(3 * _KEPT)]
@@ -216,7 +216,7 @@ def test_the_command_refuses_bad_arguments_in_one_line(args, message):
 def test_a_simulated_cluster_keeps_the_bounds_of_any_schedule():
     import random
 
-    from nqueens._makespan import ENGINE_COST, SCHEDULER_COST, simulate
+    from nqueens._engine.makespan import ENGINE_COST, SCHEDULER_COST, simulate
 
     rng = random.Random(7)
     times = [rng.expovariate(100) for _ in range(500)]  # a skewed sample, as the split's
@@ -264,7 +264,7 @@ def test_a_pace_of_few_runs_is_no_pace(native_core, monkeypatch):
     # the cost of a run spreads widely: a few runs, timed alone, once put count(20) at
     # 0.4 seconds (a slow build under the sanitizers left time for one run); where the
     # runs that finish are too few, the estimate is a range, said to be one
-    from nqueens import _assembly
+    from nqueens._engine import assembly as _assembly
 
     count_tasks = _assembly.count_tasks
     calls = []
@@ -282,7 +282,7 @@ def test_a_pace_of_few_runs_is_no_pace(native_core, monkeypatch):
 
 
 def test_a_pace_of_the_row_by_row_core_needs_three_runs(native_core, monkeypatch):
-    from nqueens import _estimate
+    from nqueens._engine import estimate as _estimate
 
     count_run = _estimate.count_run
     calls = []

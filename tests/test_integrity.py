@@ -21,8 +21,8 @@ import pytest
 import nqueens
 import nqueens._version
 from nqueens import ExecutorError, JournalError, QuadrantTask, Subproblem, count
-from nqueens._executors import LOCAL_CHECKS, MIN_CHECKS, PACE_TASKS, choose_twice
-from nqueens._journal import Journal
+from nqueens._engine.journal import Journal
+from nqueens._engine.workers import LOCAL_CHECKS, MIN_CHECKS, PACE_TASKS, choose_twice
 from nqueens._oeis import A000170, A002562
 
 # the map-likes that lie
@@ -241,8 +241,8 @@ def test_checks_are_drawn_at_random_with_a_floor():
 
 
 def test_units_are_whole_runs_of_similar_work():
-    from nqueens._executors import cut_units, work_of
-    from nqueens._tasks import runs
+    from nqueens._engine.subproblems import runs
+    from nqueens._engine.workers import cut_units, work_of
 
     for tasks in (nqueens.subproblems(12, depth=2), nqueens.subproblems(17)):
         pending = list(range(0, len(tasks), 3))  # what a resume leaves, say
@@ -262,10 +262,10 @@ def test_units_are_whole_runs_of_similar_work():
 def test_units_of_an_odd_board_take_each_job_in_few_stretches():
     # a worker's core keeps the north placements of one job (odd n: a queen of the
     # middle row and column) at a time: units dealt run by run met every job again
-    from nqueens._executors import cut_units
-    from nqueens._tasks import quadrant_pieces
+    from nqueens._engine.subproblems import quadrant_pieces
+    from nqueens._engine.workers import cut_units
 
-    tasks = nqueens._assembly.split(17, quadrant_pieces(17))  # (the twin's too)
+    tasks = nqueens._engine.assembly.split(17, quadrant_pieces(17))  # (the twin's too)
     jobs = {task.cross for task in tasks}
     assert len(jobs) > 1
     pending = list(range(len(tasks)))
@@ -282,10 +282,10 @@ def test_units_of_an_odd_board_take_each_job_in_few_stretches():
 
 
 def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
-    from nqueens._tasks import QUADRANT_RUN, quadrant_pieces, runs
+    from nqueens._engine.subproblems import QUADRANT_RUN, quadrant_pieces, runs
 
     for n in (16, 17):
-        tasks = nqueens._assembly.split(n, quadrant_pieces(n))  # (the twin's too)
+        tasks = nqueens._engine.assembly.split(n, quadrant_pieces(n))  # (the twin's too)
         every = list(range(len(tasks)))
         for pending in (every, every[::3], [i for i in every if i % 10 != 4]):
             picked = [tasks[i] for i in pending]
@@ -305,13 +305,13 @@ def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
 
 
 def test_a_sized_engine_gets_a_first_round_then_units_by_the_pace_the_last_in_halves():
-    from nqueens._executors import UNITS_PER_WORKER, _Engine, _Layout, work_of
-    from nqueens._tasks import quadrant_pieces
+    from nqueens._engine.subproblems import quadrant_pieces
+    from nqueens._engine.workers import UNITS_PER_WORKER, _Engine, _Layout, work_of
 
     class Two(_Engine):
         size = 2
 
-    tasks = nqueens._assembly.split(16, quadrant_pieces(16))
+    tasks = nqueens._engine.assembly.split(16, quadrant_pieces(16))
     pending = list(range(len(tasks)))
     layout = _Layout(Two("two"), tasks, pending, 0.02, lambda u: [0], None, random.Random(3), None)
     calls = list(layout.calls())
@@ -328,7 +328,7 @@ def test_a_sized_engine_gets_a_first_round_then_units_by_the_pace_the_last_in_ha
 
 
 def test_units_balance_their_cost_against_the_wait_at_the_end():
-    from nqueens._executors import ASSUMED_WORKERS, UNITS_PER_WORKER, unit_count
+    from nqueens._engine.workers import ASSUMED_WORKERS, UNITS_PER_WORKER, unit_count
 
     assert unit_count(None, None, 0.004) == UNITS_PER_WORKER * ASSUMED_WORKERS
     assert unit_count(None, 8, 0.004) == unit_count(0.5, 8, 0.004) == 8 * UNITS_PER_WORKER
@@ -510,7 +510,7 @@ def test_a_work_object_shared_by_threads_is_refused_not_a_crash(core):
     script = textwrap.dedent(
         """
         import threading, sys
-        import nqueens._assembly as a
+        import nqueens._engine.assembly as a
         from nqueens import _select
         q = _select.quadrants
         n = int(sys.argv[1])
@@ -554,7 +554,7 @@ def test_a_work_object_shared_by_threads_is_refused_not_a_crash(core):
 
 
 def test_read_only_stop_buffers_are_read(core):
-    j = nqueens._assembly.jobs(8)[0]
+    j = nqueens._engine.assembly.jobs(8)[0]
     quarter = nqueens._select.quadrants.Quarter(8)
     q = nqueens._select.quadrants
     job = q.Job(8, j.rows, j.west, j.east, j.holes1, j.holes2, j.symmetric, j.crosses)
@@ -595,7 +595,7 @@ def test_without_memory_here_a_map_likes_results_are_checked_through_it(monkeypa
     # the workers build their own tables: here, only the checks need one
     assert count(16, workers=map) == A000170[16]
     monkeypatch.setattr(nqueens._select.quadrants, "Quarter", no_memory)
-    monkeypatch.setattr(nqueens._assembly, "_process_quarter", None)
+    monkeypatch.setattr(nqueens._engine.assembly, "_process_quarter", None)
     with (
         pytest.warns(RuntimeWarning, match="checked through the workers only"),
         pytest.raises(MemoryError),  # this process is the map's worker too
@@ -613,7 +613,7 @@ def test_without_memory_here_an_executors_first_round_is_checked_through_it(monk
     with ProcessPoolExecutor(2) as pool:
         assert count(16, workers=pool) == A000170[16]
         monkeypatch.setattr(nqueens._select.quadrants, "Quarter", no_memory)
-        monkeypatch.setattr(nqueens._assembly, "_process_quarter", None)
+        monkeypatch.setattr(nqueens._engine.assembly, "_process_quarter", None)
         with pytest.warns(RuntimeWarning, match="checked through the workers only"):
             assert count(16, workers=pool) == A000170[16]
 
@@ -714,7 +714,7 @@ def test_big_estimates_show_no_float_noise():
 def test_the_notice_before_a_long_count_says_a_range_where_the_pace_was_not_measured(
     monkeypatch, capsys
 ):
-    from nqueens import _estimate
+    from nqueens._engine import estimate as _estimate
     from nqueens.cli import _commands, build_parser
 
     unpaced = nqueens.Estimate(
@@ -767,7 +767,7 @@ def test_solve_with_placed_queens_beyond_the_completion_limit_is_a_usage_error(c
 
 
 def test_the_default_split_is_bounded_for_large_boards(native_core):
-    from nqueens._tasks import BORDERS_MAX_N, MAX_TASKS
+    from nqueens._engine.subproblems import BORDERS_MAX_N, MAX_TASKS
 
     tasks = nqueens.subproblems(30)
     assert len(tasks) <= MAX_TASKS
@@ -813,7 +813,7 @@ def test_a_task_pickled_with_old_protocols_is_checked_when_loaded(native_core):
 
 def test_a_worker_alternating_boards_needs_no_recursion(native_core):
     tasks = [nqueens.subproblems(12)[0], nqueens.subproblems(14)[0]] * 1500
-    found = nqueens._tasks.count_run(tasks, bytearray(1))
+    found = nqueens._engine.subproblems.count_run(tasks, bytearray(1))
     assert found == [nqueens.count_subproblem(t) for t in tasks[:2]] * 1500
 
 
@@ -847,7 +847,7 @@ def test_sigterm_during_bench_exits_143(tmp_path):
 def test_a_full_disk_mid_count_is_status_74(tmp_path):
     script = textwrap.dedent(
         """
-        import sys, nqueens._journal as j
+        import sys, nqueens._engine.journal as j
         real = j.Journal.record
         calls = []
         def full(self, *args):
@@ -900,7 +900,7 @@ class Renumbering:
 
 
 def test_a_pool_that_renumbers_its_results_is_refused(core):
-    from nqueens._executors import _Pool, engine
+    from nqueens._engine.workers import _Pool, engine
 
     assert type(engine(Renumbering(0).map)) is _Pool
     assert count(12, workers=Renumbering(0).map, depth=1) == A000170[12]  # honest: exact
@@ -1191,7 +1191,7 @@ def test_a_journal_behind_a_loop_of_links_says_so(tmp_path):
 
 
 def test_the_progress_bars_time_left_starts_from_the_estimate(capsys):
-    from nqueens._counting import _progress_bar
+    from nqueens._engine.counting import _progress_bar
 
     bar = _progress_bar(100, 0, expected=3600.0)
     assert bar.format_dict["left"] in ("59:59", "1:00:00")  # nothing done: the estimate's

@@ -16,7 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import nqueens
-from nqueens import _assembly, _counting, _quadrants_py
+from nqueens import _quadrants_py
+from nqueens._engine import assembly as _assembly
+from nqueens._engine import counting as _counting
 from nqueens._oeis import A000170, A002562
 
 try:
@@ -495,8 +497,8 @@ def test_quadrant_tasks_are_checked_and_pickle(quadrants):
 def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(
     quadrants, monkeypatch
 ):
-    from nqueens import _executors
-    from nqueens._executors import Unit, count_unit
+    from nqueens._engine import workers as _executors
+    from nqueens._engine.workers import Unit, count_unit
 
     tasks = _assembly.split(11, 40)
     unit = Unit(tuple(range(len(tasks))), tuple(tasks))

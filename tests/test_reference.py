@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import nqueens
 from nqueens._oeis import A000170
-from nqueens._symmetry import canonical, images
+from nqueens._placements.symmetry import canonical, images
 from nqueens.reference import INFO, SOLVERS
 
 TECHNIQUES = [

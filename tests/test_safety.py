@@ -413,7 +413,7 @@ def test_journal_refuses_what_keeps_nothing_before_any_work(tmp_path, monkeypatc
     def no_split(*args):
         raise AssertionError("the split started before the journal was checked")
 
-    monkeypatch.setattr("nqueens._counting.split", no_split)
+    monkeypatch.setattr("nqueens._engine.counting.split", no_split)
     (tmp_path / "folder").mkdir()
     for journal, message in [
         ("", "would keep nothing"),
@@ -461,7 +461,7 @@ def read_only_journal_is_refused(top, monkeypatch):
     def no_split(*args):
         os._exit(98)  # work started
 
-    monkeypatch.setattr("nqueens._counting.split", no_split)
+    monkeypatch.setattr("nqueens._engine.counting.split", no_split)
     from nqueens.cli import main  # imported here: nobody cannot read the standard library
 
     # root may write anything: the command runs in a child that drops to

@@ -8,8 +8,8 @@ import tracemalloc
 import pytest
 
 import nqueens
-from nqueens._enumerating import _WALK_LIMIT
 from nqueens._oeis import A000170, A002562
+from nqueens._placements.solutions import _WALK_LIMIT
 
 
 @pytest.mark.parametrize("n", range(10))
@@ -226,7 +226,7 @@ def test_bad_arguments_raise_at_the_call_before_iterating():
 def test_gather_on_threads_is_the_whole_in_order(monkeypatch, native_core, cores):
     # from _GATHER_PARTS_FROM the compiled core's gathering is cut into a part a core,
     # gathered by threads at once and merged: every solution, once, in order
-    from nqueens import _enumerating
+    from nqueens._placements import solutions as _enumerating
 
     monkeypatch.setattr(_enumerating, "available_cores", lambda: cores)
     made = []
@@ -253,7 +253,7 @@ def test_gather_on_threads_is_the_whole_in_order(monkeypatch, native_core, cores
 
 @pytest.mark.native
 def test_a_part_that_fails_on_its_thread_fails_the_gathering(monkeypatch, native_core):
-    from nqueens import _enumerating
+    from nqueens._placements import solutions as _enumerating
 
     monkeypatch.setattr(_enumerating, "available_cores", lambda: 2)
     real = native_core.Gathered

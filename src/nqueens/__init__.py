@@ -21,45 +21,93 @@ with _lasting.no_collection():  # (the module says why)
     from ._version import __version__
 
 if TYPE_CHECKING:
-    from ._assembly import QuadrantTask
-    from ._checking import Conflict, attacking_pairs, conflicts, is_solution
-    from ._construct import PLACEMENT_MAX_N, construct
-    from ._counting import LongCountWarning, count
-    from ._enumerating import solutions
-    from ._estimate import Estimate, estimate
-    from ._executors import BrokenWorkers, ExecutorError
-    from ._journal import JournalError
-    from ._random_solution import random_solution
-    from ._render import SVG, SVG_MAX_N, SVG_MAX_SIZE, Board, render, render_lines, to_svg
-    from ._tasks import Subproblem, count_subproblem, subproblems
+    from ._engine.assembly import QuadrantTask as QuadrantTask
+    from ._engine.counting import LongCountWarning as LongCountWarning
+    from ._engine.counting import count as count
+    from ._engine.estimate import Estimate as Estimate
+    from ._engine.estimate import estimate as estimate
+    from ._engine.journal import JournalError as JournalError
+    from ._engine.subproblems import (
+        Subproblem as Subproblem,
+    )
+    from ._engine.subproblems import (
+        count_subproblem as count_subproblem,
+    )
+    from ._engine.subproblems import (
+        subproblems as subproblems,
+    )
+    from ._engine.workers import BrokenWorkers as BrokenWorkers
+    from ._engine.workers import ExecutorError as ExecutorError
+    from ._placements.checking import (
+        Conflict as Conflict,
+    )
+    from ._placements.checking import (
+        attacking_pairs as attacking_pairs,
+    )
+    from ._placements.checking import (
+        conflicts as conflicts,
+    )
+    from ._placements.checking import (
+        is_solution as is_solution,
+    )
+    from ._placements.construct import PLACEMENT_MAX_N as PLACEMENT_MAX_N
+    from ._placements.construct import construct as construct
+    from ._placements.random_solution import random_solution as random_solution
+    from ._placements.render import (
+        SVG as SVG,
+    )
+    from ._placements.render import (
+        SVG_MAX_N as SVG_MAX_N,
+    )
+    from ._placements.render import (
+        SVG_MAX_SIZE as SVG_MAX_SIZE,
+    )
+    from ._placements.render import (
+        Board as Board,
+    )
+    from ._placements.render import (
+        render as render,
+    )
+    from ._placements.render import (
+        render_lines as render_lines,
+    )
+    from ._placements.render import (
+        to_svg as to_svg,
+    )
+    from ._placements.solutions import solutions as solutions
 
 # The rest is imported on first use (PEP 562), so that a program (or the
-# command line) that counts does not load what lists, draws or estimates.
+# command line) that counts does not load what lists, draws or estimates.  This table is
+# where each public name lives; __all__ and dir() derive from it, and the imports above give
+# type checkers the same names (tests/test_distribution.py holds the two equal).
 _HOME = {
-    name: home
-    for home, names in {
-        "_assembly": ("QuadrantTask",),
-        "_checking": ("Conflict", "attacking_pairs", "conflicts", "is_solution"),
-        "_construct": ("PLACEMENT_MAX_N", "construct"),
-        "_counting": ("LongCountWarning", "count"),
-        "_enumerating": ("solutions",),
-        "_estimate": ("Estimate", "estimate"),
-        "_executors": ("BrokenWorkers", "ExecutorError"),
-        "_journal": ("JournalError",),
-        "_random_solution": ("random_solution",),
-        "_render": (
-            "SVG",
-            "SVG_MAX_N",
-            "SVG_MAX_SIZE",
-            "Board",
-            "render",
-            "render_lines",
-            "to_svg",
-        ),
-        "_tasks": ("Subproblem", "count_subproblem", "subproblems"),
-    }.items()
-    for name in names
-}  # the imports above, module by module
+    "Board": "_placements.render",
+    "BrokenWorkers": "_engine.workers",
+    "Conflict": "_placements.checking",
+    "Estimate": "_engine.estimate",
+    "ExecutorError": "_engine.workers",
+    "JournalError": "_engine.journal",
+    "LongCountWarning": "_engine.counting",
+    "PLACEMENT_MAX_N": "_placements.construct",
+    "QuadrantTask": "_engine.assembly",
+    "SVG": "_placements.render",
+    "SVG_MAX_N": "_placements.render",
+    "SVG_MAX_SIZE": "_placements.render",
+    "Subproblem": "_engine.subproblems",
+    "attacking_pairs": "_placements.checking",
+    "conflicts": "_placements.checking",
+    "construct": "_placements.construct",
+    "count": "_engine.counting",
+    "count_subproblem": "_engine.subproblems",
+    "estimate": "_engine.estimate",
+    "is_solution": "_placements.checking",
+    "random_solution": "_placements.random_solution",
+    "render": "_placements.render",
+    "render_lines": "_placements.render",
+    "solutions": "_placements.solutions",
+    "subproblems": "_engine.subproblems",
+    "to_svg": "_placements.render",
+}
 
 
 def _load(name: str) -> Any:
@@ -82,35 +130,4 @@ if not TYPE_CHECKING:  # (a type checker sees the imports above: a misspelt name
     __getattr__ = _load
 
 
-__all__ = [
-    "CPU",
-    "IMPLEMENTATION",
-    "MAX_N",
-    "PLACEMENT_MAX_N",
-    "SVG",
-    "SVG_MAX_N",
-    "SVG_MAX_SIZE",
-    "Board",
-    "BrokenWorkers",
-    "Conflict",
-    "Estimate",
-    "ExecutorError",
-    "JournalError",
-    "LongCountWarning",
-    "QuadrantTask",
-    "Subproblem",
-    "__version__",
-    "attacking_pairs",
-    "conflicts",
-    "construct",
-    "count",
-    "count_subproblem",
-    "estimate",
-    "is_solution",
-    "random_solution",
-    "render",
-    "render_lines",
-    "solutions",
-    "subproblems",
-    "to_svg",
-]
+__all__ = ["CPU", "IMPLEMENTATION", "MAX_N", "__version__", *_HOME]

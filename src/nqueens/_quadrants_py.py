@@ -38,7 +38,7 @@ of 8 blocks; with many stored masks it first sorts both sides into buckets
 by the few bit positions that both hold most often, and matches only the
 buckets that share none of them.  Few masks are matched one pair at a time.
 
-The crosses and jobs are made in ``_assembly.py``, for both cores.
+The crosses and jobs are made in ``_engine/assembly.py``, for both cores.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from .._bench_defaults import (
     QUICK_MAX_N,
     SLOW_RUN,
 )
-from .._counting import INLINE_MAX_N, count
+from .._engine.counting import INLINE_MAX_N, count
 from .._oeis import A000170
 from .._select import IMPLEMENTATION
 from .._validate import available_cores, short_repr

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from .. import _lasting
 
 with _lasting.no_collection():
-    from .._clusters import ClusterError
-    from .._executors import ExecutorError
-    from .._journal import JournalError, JournalWriteError
+    from .._engine.clusters import ClusterError
+    from .._engine.journal import JournalError, JournalWriteError
+    from .._engine.workers import ExecutorError
     from ._errors import FAILED, INTERRUPTED, TERMINATED, USAGE, WRITE_FAILED, UsageError
     from ._parser import COMMANDS, build_parser
 

@@ -11,12 +11,12 @@ import sys
 from typing import Any
 
 from .. import _bench_defaults as settings
-from .._clusters import ClusterError, check_dask, check_mpi
-from .._completion import check_completion_n, check_placed
-from .._counting import check_units, check_verify
+from .._engine.clusters import ClusterError, check_dask, check_mpi
+from .._engine.counting import check_units, check_verify
+from .._engine.subproblems import check_border_split, check_depth, quadrants_apply, wants_split
 from .._output import check_out_dir, check_out_file
-from .._render import SVG_MAX_N
-from .._tasks import check_border_split, check_depth, quadrants_apply, wants_split
+from .._placements.completion import check_completion_n, check_placed
+from .._placements.render import SVG_MAX_N
 from .._validate import as_int, check_limit, check_n, check_workers
 
 Prepared = dict[str, Any]
@@ -61,7 +61,7 @@ def solve(args: argparse.Namespace) -> Prepared:
 
 
 def estimate(args: argparse.Namespace) -> Prepared:
-    from .._estimate import check_budget, check_cluster
+    from .._engine.estimate import check_budget, check_cluster
 
     check_n(args.n)
     check_workers(args.workers)
@@ -75,7 +75,7 @@ def estimate(args: argparse.Namespace) -> Prepared:
 
 def construct(args: argparse.Namespace) -> Prepared:
     # construct and random
-    from .._construct import check_solvable
+    from .._placements.construct import check_solvable
 
     check_solvable(args.n)
     if args.seed is not None:
@@ -89,7 +89,7 @@ def nothing(args: argparse.Namespace) -> Prepared:
 
 
 def verify(args: argparse.Namespace) -> Prepared:
-    from .._checking import columns_of
+    from .._placements.checking import columns_of
 
     shift = 1 if args.one_based else 0
     words = args.columns

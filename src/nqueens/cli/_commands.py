@@ -12,13 +12,13 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable
 
-from .. import _counting
-from .._clusters import dask_client, mpi_pool
-from .._counting import LongCountWarning, Workers
+from .._engine import counting as _counting
+from .._engine.clusters import dask_client, mpi_pool
+from .._engine.counting import LongCountWarning, Workers
+from .._engine.subproblems import BORDERS_MAX_N
 from .._output import write_atomically
-from .._render import render_lines, to_svg
+from .._placements.render import render_lines, to_svg
 from .._select import IMPLEMENTATION
-from .._tasks import BORDERS_MAX_N
 from .._validate import check_limit, check_workers
 from ._errors import UsageError
 
@@ -95,7 +95,7 @@ def _emit(args: argparse.Namespace, found: Iterable[Placement], many: bool = Tru
 def _reference(name: str, n: int, unique: bool, ordered: bool = True) -> Iterator[tuple[int, ...]]:
     # the solutions; `ordered`: in lexicographic order, as solve promises, whatever
     # order the solver finds them in
-    from .._symmetry import canonical
+    from .._placements.symmetry import canonical
     from ..reference import INFO, SOLVERS
 
     found = SOLVERS[name](n)
@@ -146,7 +146,9 @@ def _before_count(args: argparse.Namespace, placed: dict[int, int] | None, bar: 
         return
     if not _counting.may_outlast(args.n) and (bar or cluster or args.n < _ESTIMATE_FROM_N):
         return
-    from .. import _estimate  # (here: a count that needs no estimate starts without it)
+    from .._engine import (
+        estimate as _estimate,
+    )  # (here: a count that needs no estimate starts without it)
 
     if cluster:  # a cluster of unknown size: refused only if beyond even a large one
         took = _estimate.before_count(args.n, args.unique, 1, placed)
@@ -172,7 +174,7 @@ def _before_count(args: argparse.Namespace, placed: dict[int, int] | None, bar: 
 def _before_reference(args: argparse.Namespace) -> None:
     # the same for a reference solver: its time grows at least as fast from n to n + 1
     # as on the largest board it finishes in a fraction of a second
-    from .._estimate import LONGEST, duration_text
+    from .._engine.estimate import LONGEST, duration_text
     from ..reference import least_seconds
 
     shortest = least_seconds(args.solver, args.n)
@@ -192,7 +194,7 @@ def _before_reference(args: argparse.Namespace) -> None:
 
 
 def estimate(args: argparse.Namespace) -> int:
-    from .. import _estimate
+    from .._engine import estimate as _estimate
 
     found = _estimate.estimate(
         args.n,
@@ -207,7 +209,7 @@ def estimate(args: argparse.Namespace) -> int:
 
 
 def solve(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
-    from .._enumerating import solutions
+    from .._placements.solutions import solutions
 
     limit = check_limit(args.limit)  # (one that no listing reaches: none)
     if args.solver is None:
@@ -222,14 +224,14 @@ def solve(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
 
 
 def construct(args: argparse.Namespace) -> int:
-    from .. import _construct
+    from .._placements import construct as _construct
 
     _emit(args, [_construct.construct(args.n)], many=False)
     return 0
 
 
 def random(args: argparse.Namespace) -> int:
-    from .._random_solution import random_solution
+    from .._placements.random_solution import random_solution
 
     _emit(args, [random_solution(args.n, seed=args.seed)], many=False)
     return 0
@@ -237,7 +239,7 @@ def random(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace, placement: list[int]) -> int:
     # the verdict stands even if the reader goes away before it is printed
-    from .._checking import attacking_pairs, conflicts
+    from .._placements.checking import attacking_pairs, conflicts
 
     shift = 1 if args.one_based else 0
     total = attacking_pairs(placement)

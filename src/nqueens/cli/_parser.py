@@ -8,9 +8,9 @@ import sys
 from typing import Any, NoReturn
 
 from .. import _bench_defaults as settings
-from .._clusters import MPI_LAUNCH
-from .._executors import VERIFY_DEFAULT
-from .._render import STYLES
+from .._engine.clusters import MPI_LAUNCH
+from .._engine.workers import VERIFY_DEFAULT
+from .._placements.render import STYLES
 from .._version import DISTRIBUTION, __version__
 from . import _checks as checks
 from . import _commands as run

@@ -30,9 +30,9 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
-from . import _select
-from ._parallel import WAIT_SLICE, Done, wait_for
-from ._validate import as_int, check_n
+from .. import _select
+from .._validate import as_int, check_n
+from .threads import WAIT_SLICE, Done, wait_for
 
 # The largest n whose crosses are counted in groups (jobs()): a group lists its east
 # half-boards once for all its crosses; beyond, they are so many that their pairs go

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ._render import Board
-from ._validate import as_int
+from .._validate import as_int
+from .render import Board
 
 PLACEMENT_MAX_N = 10**7
 """The largest board construct() and random_solution() take: a tuple of n ints

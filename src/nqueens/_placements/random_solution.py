@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._construct import check_solvable
-from ._enumerating import solutions
-from ._render import Board
-from ._validate import as_int
+from .._validate import as_int
+from .construct import check_solvable
+from .render import Board
+from .solutions import solutions
 
 if TYPE_CHECKING:
     import random

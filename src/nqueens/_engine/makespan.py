@@ -31,7 +31,7 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ._executors import UNIT_COST, unit_count
+from .workers import UNIT_COST, unit_count
 
 if TYPE_CHECKING:
     import random

@@ -37,9 +37,9 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._output import leads_into_proc
-from ._validate import short_repr
-from ._version import __version__
+from .._output import leads_into_proc
+from .._validate import short_repr
+from .._version import __version__
 
 if TYPE_CHECKING:
     import hashlib

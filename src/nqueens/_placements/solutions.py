@@ -10,9 +10,9 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from . import _select
-from ._completion import check_completion_n, check_placed, walk
-from ._validate import available_cores, check_bool, check_limit, check_n
+from .. import _select
+from .._validate import available_cores, check_bool, check_limit, check_n
+from .completion import check_completion_n, check_placed, walk
 
 Queens = tuple[int, ...]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ._validate import as_int
+from .._validate import as_int
 
 COMPLETION_MAX_N = 1000
 """The largest board solutions(placed=...) walks (in Python beyond MAX_N)."""

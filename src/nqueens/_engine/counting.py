@@ -1,7 +1,7 @@
 """count(): the number of solutions, on threads or any map-like executor, with a journal.
 
-The pieces of work are made in ``_tasks.py`` (borders) and ``_assembly.py``
-(quadrants); map-like workers are driven and checked by ``_executors.py``.
+The pieces of work are made in ``subproblems.py`` (borders) and ``assembly.py``
+(quadrants); map-like workers are driven and checked by ``workers.py``.
 
 The number of symmetry classes (unique=True) follows from the total by
 Burnside's lemma: of the 8 symmetries of the square only the identity, the
@@ -24,12 +24,13 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
 
-from . import _assembly, _executors, _select, _version
-from ._completion import check_placed
-from ._executors import VERIFY_DEFAULT, BrokenWorkers, ExecutorError, Finished, Unit
-from ._journal import Journal, JournalError, Row
-from ._parallel import Done, run_tasks, wait_for
-from ._tasks import (
+from .. import _select, _version
+from .._placements.completion import check_placed
+from .._validate import as_int, check_bool, check_n, check_workers, short_repr
+from . import assembly as _assembly
+from . import workers as _executors
+from .journal import Journal, JournalError, Row
+from .subproblems import (
     QUADRANT_DEPTH,
     Subproblem,
     Task,
@@ -44,7 +45,8 @@ from ._tasks import (
     task_bound,
     wants_split,
 )
-from ._validate import as_int, check_bool, check_n, check_workers, short_repr
+from .threads import Done, run_tasks, wait_for
+from .workers import VERIFY_DEFAULT, BrokenWorkers, ExecutorError, Finished, Unit
 
 if TYPE_CHECKING:
     import random
@@ -335,7 +337,7 @@ def count(
         check_border_split(n)
     counting = _Count(n, pool, progress, depth, unique, root, verify, units)
     if isinstance(pool, int) and _estimated_first(n, progress):
-        from . import _estimate
+        from . import estimate as _estimate
 
         expected = _estimate.before_count(n, unique, pool, placed)
         counting.expected = expected.seconds

@@ -78,10 +78,11 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from . import _assembly, _select, _version
-from ._assembly import Checked, QuadrantTask
-from ._tasks import Task, as_task, count_run, runs, task_bound
-from ._validate import is_engine, short_repr
+from .. import _select, _version
+from .._validate import is_engine, short_repr
+from . import assembly as _assembly
+from .assembly import Checked, QuadrantTask
+from .subproblems import Task, as_task, count_run, runs, task_bound
 
 if TYPE_CHECKING:
     import random

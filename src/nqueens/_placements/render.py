@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ._checking import columns_of
-from ._validate import as_int
+from .._validate import as_int
+from .checking import columns_of
 
 STYLES = ("queens", "binary", "stars", "numbered", "unicode")
 SVG_MAX_N = 2000

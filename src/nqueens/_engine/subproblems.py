@@ -9,7 +9,7 @@ is done.  A subproblem is a set of placed queens (a border, and for finer
 tasks the next rows below the top) and a weight; its count is a pure
 function of a few ints, so it can go to threads, processes or other
 machines alike.  Where count() goes by quadrant assembly, a task is a
-QuadrantTask instead (``_assembly.py``): a range of the row sets of a cross.
+QuadrantTask instead (``assembly.py``): a range of the row sets of a cross.
 """
 
 from __future__ import annotations
@@ -20,15 +20,16 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, Union, cast
 
-from . import _assembly, _select
-from ._assembly import QuadrantTask
-from ._validate import as_int, check_n
+from .. import _select
+from .._validate import as_int, check_n
+from . import assembly as _assembly
+from .assembly import QuadrantTask
 
 MAX_TASKS = 10**6
 """The most subproblems a split may make: about 300 bytes each in memory."""
 BORDERS_MAX_N = 56
 """The largest n whose canonical borders (the split at depth 0) fit in MAX_TASKS."""
-# From this side on a plain count goes by quadrant assembly (_assembly.py), the
+# From this side on a plain count goes by quadrant assembly (assembly.py), the
 # faster method there (BENCHMARKS.md; n = 13 too since its crosses are grouped:
 # 2.8 ms against 6.9 ms row by row)
 QUADRANTS_MIN_N = 12

@@ -14,8 +14,8 @@ import signal
 from collections.abc import Iterator
 from typing import Any
 
-from ._validate import available_cores
-from ._version import DISTRIBUTION
+from .._validate import available_cores
+from .._version import DISTRIBUTION
 
 CONNECT_TIMEOUT = "10s"
 MPI_LAUNCH = "mpiexec -n K python -m mpi4py.futures -m nqueens count N --mpi"

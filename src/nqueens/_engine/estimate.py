@@ -30,10 +30,12 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
-from . import _assembly, _select
-from ._completion import check_placed
-from ._counting import TASKS_PER_WORKER, burnside, count
-from ._tasks import (
+from .. import _select
+from .._placements.completion import check_placed
+from .._validate import as_int, check_bool, check_n, check_workers
+from . import assembly as _assembly
+from .counting import TASKS_PER_WORKER, burnside, count
+from .subproblems import (
     QUADRANTS_MIN_N,
     Fields,
     Subproblem,
@@ -43,7 +45,6 @@ from ._tasks import (
     runs,
     split,
 )
-from ._validate import as_int, check_bool, check_n, check_workers
 
 if TYPE_CHECKING:
     import random
@@ -518,9 +519,9 @@ def _on_cluster(
     here: Estimate, cluster: int, pieces: tuple[float, Sequence[float], int], rng: random.Random
 ) -> Estimate:
     # the estimate `here` (one core) turned into the makespan on `cluster` workers
-    from . import _makespan
-    from ._executors import UNIT_COST, unit_count
-    from ._tasks import quadrant_pieces
+    from . import makespan as _makespan
+    from .subproblems import quadrant_pieces
+    from .workers import UNIT_COST, unit_count
 
     build, sample, population = pieces
     work = here.seconds - build

@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from ._validate import as_int
+from .._validate import as_int
 
 KINDS = ("column", "diagonal", "anti-diagonal")
 
