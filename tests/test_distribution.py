@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import inspect
 import os
 import re
 import subprocess
@@ -138,3 +139,26 @@ def test_the_package_imports_what_a_name_needs_when_it_is_first_used():
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[:3] == ["False True", "True True", "True True True True"]
     assert "module 'nqueens' has no attribute 'cuont'" in done.stdout
+
+
+def test_the_type_checkers_imports_name_each_public_name_where_it_lives():
+    # __init__ writes where each lazily loaded name lives once, in _HOME; the imports under
+    # TYPE_CHECKING show type checkers the same names from the same modules
+    import ast
+
+    tree = ast.parse(inspect.getsource(nqueens))
+    guarded = next(
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING"
+    )
+    seen = {}
+    for node in guarded.body:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1
+        for alias in node.names:
+            assert alias.asname == alias.name  # re-exported under --strict
+            seen[alias.name] = node.module
+    assert seen == nqueens._HOME
+    assert sorted(nqueens.__all__) == sorted(
+        {"CPU", "IMPLEMENTATION", "MAX_N", "__version__", *seen}
+    )
