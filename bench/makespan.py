@@ -34,8 +34,7 @@ import statistics
 import sys
 import time
 
-from nqueens._engine import assembly as _assembly
-from nqueens._engine import subproblems as _tasks
+from nqueens._engine import assembly as _assembly, subproblems as _tasks
 from nqueens._engine.makespan import ENGINE_COST, simulate
 
 WORKERS = (16, 256, 4096)

@@ -15,8 +15,7 @@ import pytest
 from nqueens import CPU, benchmark
 from nqueens._oeis import A000170
 from nqueens._select import IMPLEMENTATION
-from nqueens.benchmark import Timing, _machine
-from nqueens.benchmark import _report as _bench_report
+from nqueens.benchmark import Timing, _machine, _report as _bench_report
 from nqueens.benchmark._baseline import BaselineUnavailable, build, compiler
 
 

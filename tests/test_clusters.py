@@ -106,9 +106,9 @@ def test_ray_counts_exactly_and_resumes(ray_pool, tmp_path):
 
 
 def test_a_ray_pool_passed_itself(ray_pool):
-    from nqueens._engine.workers import _Pool, engine
+    from nqueens._engine.workers.engines import Pool, engine
 
-    assert type(engine(ray_pool)) is _Pool
+    assert type(engine(ray_pool)) is Pool
     assert nqueens.count(14, workers=ray_pool, verify=1.0) == A000170[14]
 
 
@@ -265,14 +265,14 @@ def test_cli_without_the_extra_names_it(monkeypatch, capsys):
     ]
 
 
-def _other_release() -> None:  # run on each worker: it now says it is another release
+def other_release() -> None:  # run on each worker: it now says it is another release
     import nqueens._version
 
     nqueens._version.__version__ = "0.0.9"
 
 
 def test_cli_dask_workers_of_another_release_exit_1_with_one_line(cli, dask_client):
-    dask_client.run(_other_release)
+    dask_client.run(other_release)
     result = cli("count", "16", "--dask", dask_client.scheduler.address)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.count("\n") == 1, result.stderr

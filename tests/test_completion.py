@@ -9,8 +9,7 @@ import sys
 import time
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import nqueens
 from nqueens import count, solutions

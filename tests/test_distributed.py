@@ -322,11 +322,11 @@ class Recorded(ProcessPoolExecutor):
 @pytest.mark.parametrize("units", [None, 7])
 def test_a_forking_pool_takes_its_units_from_shared_memory(units):
     # one call a process, which takes the units from memory shared at the fork; with
-    # every task checked twice (the second counts are units of the same board)
+    # every task checked twice (the second counts are units of the same ledger)
     with Recorded("fork") as pool:  # forks at its first submit
         assert nqueens.count(16, workers=pool, verify=1.0, units=units) == A000170[16]
         assert pool.submitted == ["count_forked", "count_forked"]
-        # forked already: the next count's board is a file, one call a process again
+        # forked already: the next count's ledger is a file, one call a process again
         assert nqueens.count(15, workers=pool, units=4) == A000170[15]
         assert pool.submitted[2:] == ["count_shared", "count_shared"]
 
@@ -369,9 +369,9 @@ def test_a_pool_forked_for_the_count_counts_nothing_twice_unless_asked(tmp_path)
 
 
 @pytest.fixture
-def boards(monkeypatch):
-    """The board files this test's counts make (whatever other tests run beside it)."""
-    from nqueens._engine import workers as _executors
+def ledgers(monkeypatch):
+    """The ledger files this test's counts make (whatever other tests run beside it)."""
+    from nqueens._engine.workers import ledger
 
     made = []
 
@@ -381,8 +381,8 @@ def boards(monkeypatch):
             made.append(found[1])
         return found
 
-    making = _executors._board_file
-    monkeypatch.setattr(_executors, "_board_file", board_file)
+    making = ledger.ledger_file
+    monkeypatch.setattr(ledger, "ledger_file", board_file)
     return made
 
 
@@ -395,10 +395,10 @@ needs_flock = pytest.mark.skipif(sys.platform == "win32", reason="no file locks 
     ("kind", "method"),
     [("executor", "forkserver"), ("executor", "spawn"), ("pool", "fork"), ("pool", "spawn")],
 )
-def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(kind, method, boards):
+def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(kind, method, ledgers):
     # one call a process, with the units (an executor's submit, a multiprocessing pool's
     # apply_async); each takes them from a file shared in memory, with every task checked
-    # twice (the second counts are units of the same board); rows still go unit by unit
+    # twice (the second counts are units of the same ledger); rows still go unit by unit
     make, one_by_one = (
         (Recorded, "count_unit") if kind == "executor" else (RecordedPool, "count_numbered")
     )
@@ -409,7 +409,7 @@ def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(kind, 
         assert nqueens.count(13, workers=pool, depth=1) == A000170[13]  # rows: unit by unit
         assert pool.submitted[2:4] == ["count_shared", "count_shared"]
         assert set(pool.submitted[4:]) == {one_by_one}
-    assert len(boards) == 2 and not any(map(os.path.exists, boards))  # unlinked
+    assert len(ledgers) == 2 and not any(map(os.path.exists, ledgers))  # unlinked
 
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
@@ -460,7 +460,8 @@ class RecordedPool(Pool):
 def test_only_multiprocessings_process_pools_get_a_board_file():
     # its threads count here anyway, and Ray's Pool (imap_unordered too) may have its
     # processes on other machines, where a file here is not shared
-    from nqueens._engine.workers import _Pool, _Shared, engine
+    from nqueens._engine.workers.engines import Pool, engine
+    from nqueens._engine.workers.ledger import Shared
 
     class Remote:
         def imap_unordered(self, func, items):
@@ -468,31 +469,32 @@ def test_only_multiprocessings_process_pools_get_a_board_file():
 
     tasks = subproblems(16)
     with ThreadPool(2) as threads:
-        assert type(engine(threads)) is _Pool and not _Shared.serves(engine(threads), tasks)
-    assert type(engine(Remote())) is _Pool and not _Shared.serves(engine(Remote()), tasks)
+        assert type(engine(threads)) is Pool and not Shared.serves(engine(threads), tasks)
+    assert type(engine(Remote())) is Pool and not Shared.serves(engine(Remote()), tasks)
     assert nqueens.count(12, workers=Remote(), verify=1.0) == A000170[12]
 
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
 @needs_flock
 def test_a_board_whose_client_is_gone_is_removed_by_its_worker():
-    # a client killed before every call had opened the board cannot remove it: the
+    # a client killed before every call had opened the ledger cannot remove it: the
     # first process to find the client gone does, and counts nothing; none of a client
     # still there
-    from nqueens._engine import workers as _executors
+    from nqueens._engine.workers import ledger
+    from nqueens._engine.workers.messages import Unit
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     tasks = subproblems(16)
-    units = [_executors.Unit((i,), (tasks[i],)) for i in range(3)]
+    units = [Unit((i,), (tasks[i],)) for i in range(3)]
     origin = (nqueens.__version__, nqueens.IMPLEMENTATION)
     for client, counted, left in [(gone.pid, 0, False), (os.getpid(), 3, True)]:
-        made = _executors._board_file(_executors._Log.size([1, 1, 1], 0))
+        made = ledger.ledger_file(ledger.Ledger.size([1, 1, 1], 0))
         assert made is not None
         handle, path = made
         os.close(handle)
         try:
-            assert _executors.count_shared(path, units, origin, client)[2] == counted
+            assert ledger.count_shared(path, units, origin, client)[2] == counted
             assert os.path.exists(path) == left
         finally:
             with contextlib.suppress(FileNotFoundError):
@@ -500,15 +502,15 @@ def test_a_board_whose_client_is_gone_is_removed_by_its_worker():
 
 
 def _lie_here():
-    from nqueens._engine import workers as _executors
+    from nqueens._engine.workers import ledger
 
-    _executors.count_run = _lying_run
+    ledger.count_run = _lying_run
 
 
 def _fail_here():
-    from nqueens._engine import workers as _executors
+    from nqueens._engine.workers import ledger
 
-    _executors.count_run = _failing_run
+    ledger.count_run = _failing_run
 
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
@@ -535,9 +537,8 @@ def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path, kind):
 @needs_flock
 def test_a_board_files_calls_from_another_release_are_refused(monkeypatch):
     # a process of another release counts nothing and says which it is
-    from nqueens._engine import workers as _executors
 
-    monkeypatch.setattr(_executors._version, "__version__", "0.0.1")
+    monkeypatch.setattr(nqueens._version, "__version__", "0.0.1")
     with (
         Recorded("forkserver") as pool,
         pytest.raises(nqueens.ExecutorError, match=r"release"),
@@ -557,10 +558,10 @@ def _failing_run(tasks, stop, quarter=None, per_thread=None):
 
 @pytest.mark.native  # quadrant tasks: the compiled core's only
 def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_path):
-    from nqueens._engine import workers as _executors
+    from nqueens._engine.workers import ledger
 
     path = tmp_path / "count.sqlite"
-    monkeypatch.setattr(_executors, "count_run", _lying_run)  # the forked processes' only
+    monkeypatch.setattr(ledger, "count_run", _lying_run)  # the forked processes' only
     with (
         ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool,
         pytest.raises(nqueens.ExecutorError, match=r"this process|counted again"),
@@ -568,7 +569,7 @@ def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_pa
         # (checked when asked: by default such a pool is trusted as threads are)
         nqueens.count(16, workers=pool, journal=path, verify=0.02)
     assert finished_tasks(path) == 0  # nothing handed on before a check agreed
-    monkeypatch.setattr(_executors, "count_run", _failing_run)
+    monkeypatch.setattr(ledger, "count_run", _failing_run)
     with (
         ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool,
         pytest.raises(RuntimeError, match="a forked process failed"),
@@ -614,7 +615,7 @@ def _interrupt_once_working(pool):
 
 
 def test_forks_at_submit_only_for_a_pool_yet_to_fork():
-    from nqueens._engine.workers import forks_at_submit
+    from nqueens._engine.workers.engines import forks_at_submit
 
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
         assert forks_at_submit(pool)
@@ -637,15 +638,15 @@ def test_multiprocessing_pool():
 
 
 def test_each_engine_is_driven_by_its_own_submission():
-    from nqueens._engine.workers import _Futures, _Map, _Pool, engine
+    from nqueens._engine.workers.engines import Futures, Map, Pool, engine
 
     with ThreadPoolExecutor(3) as threads:
-        assert type(engine(threads)) is type(engine(threads.map)) is _Futures
+        assert type(engine(threads)) is type(engine(threads.map)) is Futures
         assert engine(threads).size == 3  # read from the pool: 16 units a worker or so
     with multiprocessing.get_context("spawn").Pool(2) as pool:
-        assert type(engine(pool.map)) is _Pool and engine(pool.map).size == 2
-        assert type(engine(pool)) is _Pool and engine(pool).size == 2
-    assert type(engine(map)) is type(engine(lambda f, xs: map(f, xs))) is _Map
+        assert type(engine(pool.map)) is Pool and engine(pool.map).size == 2
+        assert type(engine(pool)) is Pool and engine(pool).size == 2
+    assert type(engine(map)) is type(engine(lambda f, xs: map(f, xs))) is Map
     with pytest.raises(TypeError, match="workers must be"):
         engine(object())
 
@@ -733,7 +734,7 @@ def test_a_pools_first_round_counts_while_this_process_builds_its_table(steps):
 
 @pytest.mark.native
 def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
-    from nqueens._engine.workers import cut_units
+    from nqueens._engine.workers.plan import cut_units
 
     with Submitted(2) as pool:
         assert nqueens.count(16, workers=pool, verify=0, units=7) == A000170[16]
@@ -770,7 +771,7 @@ def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, met
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kill -9 is POSIX")
 def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path):
     # a multiprocessing.Pool puts a new process in the place of one killed, and its call
-    # is lost without a word: count() finds the process gone from the board's calls
+    # is lost without a word: count() finds the process gone from the ledger's calls
     path, victim = tmp_path / "count.sqlite", tmp_path / "victim"
     with (
         multiprocessing.get_context("spawn").Pool(
@@ -791,13 +792,13 @@ def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_p
 
 
 def _die_at_the_third_unit(victim):
-    from nqueens._engine import workers as _executors
+    from nqueens._engine.workers import ledger
 
     try:
         os.close(os.open(victim, os.O_CREAT | os.O_EXCL))
     except FileExistsError:
         return  # another process is the one
-    counting = _executors.count_run
+    counting = ledger.count_run
     units = []
 
     def count_run(tasks, stop, quarter=None, per_thread=None):
@@ -806,7 +807,7 @@ def _die_at_the_third_unit(victim):
             os.kill(os.getpid(), signal.SIGKILL)
         return counting(tasks, stop, quarter, per_thread)
 
-    _executors.count_run = count_run
+    ledger.count_run = count_run
 
 
 def _kill_one_later(victim, seconds):
@@ -968,7 +969,7 @@ if __name__ == "__main__":
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 @pytest.mark.parametrize("method", ["fork", "forkserver"])
 def test_a_pools_processes_stop_when_their_client_is_killed(tmp_path, method):
-    # the processes take units from the board until none is left: orphaned, they stop
+    # the processes take units from the ledger until none is left: orphaned, they stop
     # instead (forked here, they are this process's children; from a server, the
     # server's, which outlived a client killed -9: they watch the client itself)
     path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
@@ -1009,13 +1010,13 @@ def test_a_script_without_a_main_guard_on_spawn_ends_with_broken_workers(tmp_pat
 
 @pytest.mark.native
 def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path):
-    from nqueens._engine.workers import _Dask, engine
+    from nqueens._engine.workers.engines import Dask, engine
 
     executor = dask_client.get_executor()
     assert nqueens.count(14, workers=executor.map) == A000170[14]
     assert nqueens.count(13, workers=executor.map, unique=True) == A002562[13]
     flow = engine(dask_client)
-    assert type(flow) is _Dask and flow.size == 2
+    assert type(flow) is Dask and flow.size == 2
     path = tmp_path / "count.sqlite"
     assert nqueens.count(16, workers=dask_client, journal=path) == A000170[16]
     assert nqueens.count(16, workers=dask_client, journal=path, unique=True) == A002562[16]

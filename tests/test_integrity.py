@@ -22,7 +22,7 @@ import nqueens
 import nqueens._version
 from nqueens import ExecutorError, JournalError, QuadrantTask, Subproblem, count
 from nqueens._engine.journal import Journal
-from nqueens._engine.workers import LOCAL_CHECKS, MIN_CHECKS, PACE_TASKS, choose_twice
+from nqueens._engine.workers.plan import LOCAL_CHECKS, MIN_CHECKS, PACE_TASKS, choose_twice
 from nqueens._oeis import A000170, A002562
 
 # the map-likes that lie
@@ -242,7 +242,7 @@ def test_checks_are_drawn_at_random_with_a_floor():
 
 def test_units_are_whole_runs_of_similar_work():
     from nqueens._engine.subproblems import runs
-    from nqueens._engine.workers import cut_units, work_of
+    from nqueens._engine.workers.plan import cut_units, work_of
 
     for tasks in (nqueens.subproblems(12, depth=2), nqueens.subproblems(17)):
         pending = list(range(0, len(tasks), 3))  # what a resume leaves, say
@@ -263,7 +263,7 @@ def test_units_of_an_odd_board_take_each_job_in_few_stretches():
     # a worker's core keeps the north placements of one job (odd n: a queen of the
     # middle row and column) at a time: units dealt run by run met every job again
     from nqueens._engine.subproblems import quadrant_pieces
-    from nqueens._engine.workers import cut_units
+    from nqueens._engine.workers.plan import cut_units
 
     tasks = nqueens._engine.assembly.split(17, quadrant_pieces(17))  # (the twin's too)
     jobs = {task.cross for task in tasks}
@@ -306,14 +306,15 @@ def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
 
 def test_a_sized_engine_gets_a_first_round_then_units_by_the_pace_the_last_in_halves():
     from nqueens._engine.subproblems import quadrant_pieces
-    from nqueens._engine.workers import UNITS_PER_WORKER, _Engine, _Layout, work_of
+    from nqueens._engine.workers.engines import Engine
+    from nqueens._engine.workers.plan import UNITS_PER_WORKER, Layout, work_of
 
-    class Two(_Engine):
+    class Two(Engine):
         size = 2
 
     tasks = nqueens._engine.assembly.split(16, quadrant_pieces(16))
     pending = list(range(len(tasks)))
-    layout = _Layout(Two("two"), tasks, pending, 0.02, lambda u: [0], None, random.Random(3), None)
+    layout = Layout(Two("two"), tasks, pending, 0.02, lambda u: [0], None, random.Random(3), None)
     calls = list(layout.calls())
     laid = layout.laid
     works = [sum(work_of(tasks[i]) for i in u.indices) for u in laid.payloads]
@@ -328,7 +329,7 @@ def test_a_sized_engine_gets_a_first_round_then_units_by_the_pace_the_last_in_ha
 
 
 def test_units_balance_their_cost_against_the_wait_at_the_end():
-    from nqueens._engine.workers import ASSUMED_WORKERS, UNITS_PER_WORKER, unit_count
+    from nqueens._engine.workers.plan import ASSUMED_WORKERS, UNITS_PER_WORKER, unit_count
 
     assert unit_count(None, None, 0.004) == UNITS_PER_WORKER * ASSUMED_WORKERS
     assert unit_count(None, 8, 0.004) == unit_count(0.5, 8, 0.004) == 8 * UNITS_PER_WORKER
@@ -900,9 +901,9 @@ class Renumbering:
 
 
 def test_a_pool_that_renumbers_its_results_is_refused(core):
-    from nqueens._engine.workers import _Pool, engine
+    from nqueens._engine.workers.engines import Pool, engine
 
-    assert type(engine(Renumbering(0).map)) is _Pool
+    assert type(engine(Renumbering(0).map)) is Pool
     assert count(12, workers=Renumbering(0).map, depth=1) == A000170[12]  # honest: exact
     with pytest.raises(ExecutorError, match="not a numbered result"):
         count(12, workers=Renumbering(10**6).map, depth=1)

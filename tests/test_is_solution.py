@@ -4,8 +4,7 @@ import array
 import itertools
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import nqueens
 

@@ -8,8 +8,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import nqueens
 from nqueens import Conflict, conflicts, construct, random_solution, render, to_svg

@@ -12,13 +12,11 @@ import sqlite3
 import sys
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import nqueens
 from nqueens import _quadrants_py
-from nqueens._engine import assembly as _assembly
-from nqueens._engine import counting as _counting
+from nqueens._engine import assembly as _assembly, counting as _counting
 from nqueens._oeis import A000170, A002562
 
 try:
@@ -497,8 +495,8 @@ def test_quadrant_tasks_are_checked_and_pickle(quadrants):
 def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(
     quadrants, monkeypatch
 ):
-    from nqueens._engine import workers as _executors
-    from nqueens._engine.workers import Unit, count_unit
+    from nqueens._engine.workers import messages
+    from nqueens._engine.workers.messages import Unit, count_unit
 
     tasks = _assembly.split(11, 40)
     unit = Unit(tuple(range(len(tasks))), tuple(tasks))
@@ -533,7 +531,7 @@ def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(
     if sys.byteorder == "big":
         little.byteswap()
     assert list(little) == [v for task in tasks for v in task[1:]]
-    monkeypatch.setattr(_executors, "_BIG_ENDIAN", not _executors._BIG_ENDIAN)
+    monkeypatch.setattr(messages, "_BIG_ENDIAN", not messages._BIG_ENDIAN)
     rebuild, (indices, n, swapped) = unit.__reduce__()
     assert swapped != packed and rebuild(indices, n, swapped) == unit
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import inspect
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import nqueens
 from nqueens._oeis import A000170

@@ -21,8 +21,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import nqueens
 import nqueens._bitsolver_py

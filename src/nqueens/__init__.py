@@ -22,56 +22,33 @@ with _lasting.no_collection():  # (the module says why)
 
 if TYPE_CHECKING:
     from ._engine.assembly import QuadrantTask as QuadrantTask
-    from ._engine.counting import LongCountWarning as LongCountWarning
-    from ._engine.counting import count as count
-    from ._engine.estimate import Estimate as Estimate
-    from ._engine.estimate import estimate as estimate
+    from ._engine.counting import LongCountWarning as LongCountWarning, count as count
+    from ._engine.estimate import Estimate as Estimate, estimate as estimate
     from ._engine.journal import JournalError as JournalError
     from ._engine.subproblems import (
         Subproblem as Subproblem,
-    )
-    from ._engine.subproblems import (
         count_subproblem as count_subproblem,
-    )
-    from ._engine.subproblems import (
         subproblems as subproblems,
     )
-    from ._engine.workers import BrokenWorkers as BrokenWorkers
-    from ._engine.workers import ExecutorError as ExecutorError
+    from ._engine.workers.messages import (
+        BrokenWorkers as BrokenWorkers,
+        ExecutorError as ExecutorError,
+    )
     from ._placements.checking import (
         Conflict as Conflict,
-    )
-    from ._placements.checking import (
         attacking_pairs as attacking_pairs,
-    )
-    from ._placements.checking import (
         conflicts as conflicts,
-    )
-    from ._placements.checking import (
         is_solution as is_solution,
     )
-    from ._placements.construct import PLACEMENT_MAX_N as PLACEMENT_MAX_N
-    from ._placements.construct import construct as construct
+    from ._placements.construct import PLACEMENT_MAX_N as PLACEMENT_MAX_N, construct as construct
     from ._placements.random_solution import random_solution as random_solution
     from ._placements.render import (
         SVG as SVG,
-    )
-    from ._placements.render import (
         SVG_MAX_N as SVG_MAX_N,
-    )
-    from ._placements.render import (
         SVG_MAX_SIZE as SVG_MAX_SIZE,
-    )
-    from ._placements.render import (
         Board as Board,
-    )
-    from ._placements.render import (
         render as render,
-    )
-    from ._placements.render import (
         render_lines as render_lines,
-    )
-    from ._placements.render import (
         to_svg as to_svg,
     )
     from ._placements.solutions import solutions as solutions
@@ -82,10 +59,10 @@ if TYPE_CHECKING:
 # type checkers the same names (tests/test_distribution.py holds the two equal).
 _HOME = {
     "Board": "_placements.render",
-    "BrokenWorkers": "_engine.workers",
+    "BrokenWorkers": "_engine.workers.messages",
     "Conflict": "_placements.checking",
     "Estimate": "_engine.estimate",
-    "ExecutorError": "_engine.workers",
+    "ExecutorError": "_engine.workers.messages",
     "JournalError": "_engine.journal",
     "LongCountWarning": "_engine.counting",
     "PLACEMENT_MAX_N": "_placements.construct",

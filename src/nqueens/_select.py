@@ -66,8 +66,7 @@ def _choose_cpu(quadrants: ModuleType, implementation: str) -> str:
 # checks every call into them against the extension's stubs (_bitsolver.pyi,
 # _quadrants.pyi), which the twins match (tests/test_core_parity.py)
 if TYPE_CHECKING:
-    from . import _bitsolver as core
-    from . import _quadrants as quadrants
+    from . import _bitsolver as core, _quadrants as quadrants
 
     IMPLEMENTATION: str
     CPU: str

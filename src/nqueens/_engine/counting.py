@@ -28,7 +28,6 @@ from .. import _select, _version
 from .._placements.completion import check_placed
 from .._validate import as_int, check_bool, check_n, check_workers, short_repr
 from . import assembly as _assembly
-from . import workers as _executors
 from .journal import Journal, JournalError, Row
 from .subproblems import (
     QUADRANT_DEPTH,
@@ -46,7 +45,10 @@ from .subproblems import (
     wants_split,
 )
 from .threads import Done, run_tasks, wait_for
-from .workers import VERIFY_DEFAULT, BrokenWorkers, ExecutorError, Finished, Unit
+from .workers.checks import results
+from .workers.engines import claimed_fork, forks_at_submit
+from .workers.messages import BrokenWorkers, ExecutorError, Finished, Unit
+from .workers.plan import VERIFY_DEFAULT
 
 if TYPE_CHECKING:
     import random
@@ -514,7 +516,7 @@ class _Count:
             # the table is built first, so that a lack of memory shows before any work
             # (a map-like's workers build their own: this one only checks a few units)
             quadrants = self._table(required=recorded == QUADRANT_DEPTH)
-        elif quadrants and _executors.forks_at_submit(pool):
+        elif quadrants and forks_at_submit(pool):
             # a pool that forks at its first submit counts with this process's table
             # (_results): built from now on, while this thread splits and plans, and
             # the check of the total beside it once the split is made (_results), on
@@ -632,11 +634,11 @@ class _Count:
         forked: Callable[[], Any] | None = None
         quadrant = bool(tasks) and isinstance(tasks[0], _assembly.QuadrantTask)
         symmetric = self.symmetric
-        forking = quadrant and lend.enter_context(_executors.claimed_fork(pool))
+        forking = quadrant and lend.enter_context(claimed_fork(pool))
         verify = self.verify
         if verify is None:
             # a pool that forks now counts with this process's core and table, and its
-            # counts come back through memory shared with it (_Forked), as threads'
+            # counts come back through memory shared with it (Forked), as threads'
             # do: nothing to count twice, unless asked
             verify = 0.0 if forking else VERIFY_DEFAULT
         if forking:
@@ -665,7 +667,7 @@ class _Count:
         if verify == 0 and self.units is not None:
             local = None  # nothing to check or measure here (no table, but for a fork)
         with lend:
-            yield from _executors.results(
+            yield from results(
                 pool, tasks, pending, verify, local, _rng(), self.units, ready, forked
             )
 

@@ -521,7 +521,8 @@ def _on_cluster(
     # the estimate `here` (one core) turned into the makespan on `cluster` workers
     from . import makespan as _makespan
     from .subproblems import quadrant_pieces
-    from .workers import UNIT_COST, unit_count
+    from .workers.engines import UNIT_COST
+    from .workers.plan import unit_count
 
     build, sample, population = pieces
     work = here.seconds - build

@@ -31,7 +31,8 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .workers import UNIT_COST, unit_count
+from .workers.engines import UNIT_COST
+from .workers.plan import unit_count
 
 if TYPE_CHECKING:
     import random

@@ -28,7 +28,7 @@ from .. import _lasting
 with _lasting.no_collection():
     from .._engine.clusters import ClusterError
     from .._engine.journal import JournalError, JournalWriteError
-    from .._engine.workers import ExecutorError
+    from .._engine.workers.messages import ExecutorError
     from ._errors import FAILED, INTERRUPTED, TERMINATED, USAGE, WRITE_FAILED, UsageError
     from ._parser import COMMANDS, build_parser
 

@@ -9,11 +9,10 @@ from typing import Any, NoReturn
 
 from .. import _bench_defaults as settings
 from .._engine.clusters import MPI_LAUNCH
-from .._engine.workers import VERIFY_DEFAULT
+from .._engine.workers.plan import VERIFY_DEFAULT
 from .._placements.render import STYLES
 from .._version import DISTRIBUTION, __version__
-from . import _checks as checks
-from . import _commands as run
+from . import _checks as checks, _commands as run
 from ._errors import UsageError
 
 FORMATS = ("text", "json", "jsonl", "csv", "svg")
