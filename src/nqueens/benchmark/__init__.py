@@ -117,6 +117,13 @@ OWN_KEYS = ("core", "core-threads", "plain-c", "twin", *SOLVERS)
 THREADS_MIN_N = INLINE_MAX_N + 1
 
 
+def check_report(path: str) -> None:
+    """Refuse (ValueError, one line) a file that is not a saved run of nqueens bench."""
+    from . import _report
+
+    _report.load(path)
+
+
 def implementations(log: TextIO | None, keys: Sequence[str] | None = None) -> list[Implementation]:
     """Our own implementations, in report order; only those in keys when given
     (plain C is compiled only when it is wanted)."""

@@ -126,7 +126,6 @@ def bench(args: argparse.Namespace) -> Prepared:
     # imported, before anything is timed
     from .. import benchmark
     from .._oeis import A000170
-    from ..benchmark import _report
 
     quick = args.quick
     max_n = args.max_n if args.max_n is not None else None
@@ -151,7 +150,7 @@ def bench(args: argparse.Namespace) -> Prepared:
     for path in compare:
         if os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the read
             raise ValueError(f"--compare {path!r} is not a regular file")
-        _report.load(path)
+        benchmark.check_report(path)
     if len(compare) == 2:
         extra = [o for o in ("only", "skip", "against", "json") if getattr(args, o)]
         if extra or quick or args.out is not None:
