@@ -17,7 +17,7 @@ import nox
 
 nox.options.sessions = ["lint", "tests"]
 LINTED = ["src", "tests", "bench", "setup.py", "noxfile.py"]
-CORES = sorted(glob.glob("src/nqueens/*.pyx") + glob.glob("src/nqueens/*.pxi"))
+CORES = sorted(glob.glob("src/nqueens/*.pyx") + glob.glob("src/nqueens/_native/*.pxi"))
 
 
 @nox.session

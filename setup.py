@@ -124,13 +124,13 @@ if not forced_pure() and platform.python_implementation() == "CPython":
             Extension(
                 "nqueens._bitsolver",
                 ["src/nqueens/_bitsolver.pyx"],
-                depends=["src/nqueens/_bits.h", *glob.glob("src/nqueens/_*.pxi")],
+                depends=["src/nqueens/_native/bits.h", *glob.glob("src/nqueens/_native/*.pxi")],
                 py_limited_api=LIMITED_API,
             ),
             Extension(
                 "nqueens._quadrants",
                 ["src/nqueens/_quadrants.pyx"],
-                depends=["src/nqueens/_bits.h", "src/nqueens/_match.h", "src/nqueens/_emulate.h"],
+                depends=glob.glob("src/nqueens/_native/*.h"),
                 py_limited_api=LIMITED_API,
             ),
         ],

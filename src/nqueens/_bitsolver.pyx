@@ -38,7 +38,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free as release, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-cdef extern from "_bits.h":
+cdef extern from "_native/bits.h":
     # the lowest set bit's index: a GCC/Clang builtin, or MSVC's intrinsic
     int nq_ctz64(unsigned long long) nogil
     # the compiler that built this module, and the flags setup.py gave it
@@ -179,8 +179,8 @@ cdef inline uint64_t _full_mask(int n) noexcept nogil:
 
 
 # The algorithms, one file each, in this order (an include is textual).
-include "_preset.pxi"
-include "_borders.pxi"
-include "_symmetric.pxi"
-include "_gather.pxi"
-include "_enumerate.pxi"
+include "_native/preset.pxi"
+include "_native/borders.pxi"
+include "_native/symmetric.pxi"
+include "_native/gather.pxi"
+include "_native/enumerate.pxi"

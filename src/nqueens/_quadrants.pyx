@@ -21,7 +21,7 @@
 #
 # Disjoint pairs are counted bit-sliced: the stored masks in groups of 512,
 # and per group, for every 5 bit positions and each of their 32 subsets,
-# the 512 bits of "holds none of these" (_match.h).  An item ANDs one entry
+# the 512 bits of "holds none of these" (_native/dispatch.h).  An item ANDs one entry
 # per 5 of its bits and counts what is left.  Many stored masks are first
 # sorted, with the items, into buckets by the few bit positions both sides
 # hold most often; only buckets that share none of them are matched.  Where
@@ -37,10 +37,10 @@ from libc.stdint cimport uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free as release, malloc, realloc
 from libc.string cimport memset
 
-cdef extern from "_bits.h":
+cdef extern from "_native/bits.h":
     int nq_ctz64(unsigned long long) nogil
 
-cdef extern from "_match.h":
+cdef extern from "_native/dispatch.h":
     enum:
         NQ_GROUP
         NQ_CHUNK
@@ -68,14 +68,20 @@ cdef extern from "_match.h":
     size_t nq_spans(uint64_t *at, const uint32_t *subsets, size_t many, uint32_t cols,
                     const uint64_t *south_span, const uint64_t *north_span,
                     uint64_t *sums) nogil
+    ctypedef struct nq_costs:
+        unsigned match, build, block, half
+    const nq_costs *nq_cost_model() nogil
     int nq_levels() nogil
     int nq_level() nogil
     int nq_use(int level) nogil
+    int nq_level_count() nogil
+    const char *nq_level_name(int level) nogil
 
 MIN_N = 4
 MAX_N = 23  # a quadrant of side 11: its table keys take 2 x 11 bits
 FAST = True  # count() prefers this core where it applies
-CPU_LEVELS = ("baseline", "v3", "v4")  # the variants of the pair counting, by index
+# the variants of the pair counting, by index: the rows of the kernels' table
+CPU_LEVELS = tuple(nq_level_name(i).decode() for i in range(nq_level_count()))
 
 
 cdef enum:
@@ -86,7 +92,7 @@ cdef enum:
     _HELD_SAMPLE = 128  # masks of each side sampled to choose the cut bits
     _CLASSES = 3  # west half-boards counted 1, 2 or 4 times
     _POLL_ROWS = 3  # the table's build polls its stop flag in the first rows it walks
-    _SLACK = 8  # words past the placements that nq_place may write (7: _match.h)
+    _SLACK = 8  # words past the placements that nq_place may write (7: _native/dispatch.h)
     _MAX_H = 11  # MAX_N // 2
     _MAX_CROSSES = 64  # crosses a job counts together: one per bit of a word (Job)
     _WIDE_FROM = 2048  # items a group meets from which its tables are wide (below)
@@ -324,7 +330,7 @@ cdef bint _reserve_lines(_Lines *b, size_t room) noexcept nogil:
 
 
 cdef struct _South:
-    _Buf words  # the placements as nq_place writes them (_match.h)
+    _Buf words  # the placements as nq_place writes them (_native/dispatch.h)
     uint64_t *span  # the placements of column set c: first | end << 32 (end excluded),
     size_t *plain  # those off the long diagonals first, up to plain[c]; set for the
     # column sets as large as the rows (filled[0..many - 1]), 0 (none) for the others
@@ -724,25 +730,13 @@ cdef inline bint _half_group(size_t left) noexcept nogil:
 cdef inline bint _slicing_pays(size_t stored, size_t items) noexcept nogil:
     # whether `items` meet `stored` at less cost bit-sliced (groups of 512, the
     # last one padded, or half a group where it holds at most 256) than one by
-    # one.  One by one, an item costs 100 per 32 stored masks (on v4 per block of
-    # 32 started); sliced, a group costs `build` to slice and `match` an item, a
-    # half group half that (on v4, which slices and matches it by v3's kernels,
-    # the same as a group: charged so, count(15) kept its time, BENCHMARKS.md).
-    # Fitted per level to the measured crossovers: on v4, 111 items pay for slicing
-    # 128 stored masks, 19 items 512 of them
-    cdef uint64_t masks = stored
+    # one, by the cost model of the level that runs (_native/dispatch.h)
+    cdef const nq_costs *cost = nq_cost_model()
+    cdef uint64_t masks = (stored + cost.block - 1) // cost.block * cost.block
     cdef size_t left = stored % _GROUP_BITS
-    cdef int level = nq_level()
     cdef uint64_t halves = 2 * (stored // _GROUP_BITS) + (
-        0 if left == 0 else (1 if _half_group(left) and level != 2 else 2))
-    # baseline, which slices the words side by side
-    cdef uint64_t match = 133, build = 17000
-    if level == 2:  # v4
-        match, build = 153, 27200
-        masks = (stored + 31) // 32 * 32
-    elif level == 1:  # v3, which slices by byte planes
-        match, build = 220, 17500
-    return items * 100 * masks * 2 > 32 * halves * (build + items * match)
+        0 if left == 0 else (1 if _half_group(left) and cost.half else 2))
+    return items * 100 * masks * 2 > 32 * halves * (cost.build + items * <uint64_t>cost.match)
 
 
 cdef bint _slice(const _Buf *stored, int bits, size_t items, _Lines *tables,

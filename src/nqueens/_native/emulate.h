@@ -1,4 +1,4 @@
-/* For the tests only (NQ_EMULATE, see _match.h): the intrinsics of the v3 and v4
+/* For the tests only (NQ_EMULATE, see dispatch.h): the intrinsics of the v3 and v4
  * kernels from SIMDe's portable versions (the simde-py package's headers), so that
  * a processor without AVX2 or AVX-512 runs those kernels' code, lane by lane.  It
  * checks their logic, not the processor's instructions nor the compiler's use of
