@@ -36,7 +36,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 def _alone_at_fork() -> None:
     """Wait (at most 2 s) until no other thread of this process is left."""
     deadline = time.monotonic() + 2.0
-    while len(os.listdir("/proc/self/task")) > 1:
+    while len(os.listdir("/proc/self/subproblem")) > 1:
         if time.monotonic() > deadline:
             names = [t.name for t in threading.enumerate()]
             print(f"forked beside other threads: {names}", file=sys.stderr)
@@ -52,7 +52,7 @@ def _alone_at_fork() -> None:
 # after join() left the child blocked 3 times in 5,000 here, and CI's sanitized run once hung
 # to its limit.  Outside the sanitizers the C library takes its own locks across a fork, and
 # no test waits.
-if os.environ.get("NQUEENS_TEST_FORK_ALONE") and os.path.isdir("/proc/self/task"):
+if os.environ.get("NQUEENS_TEST_FORK_ALONE") and os.path.isdir("/proc/self/subproblem"):
     os.register_at_fork(before=_alone_at_fork)
 
 

@@ -22,7 +22,6 @@ import time
 import pytest
 
 import nqueens
-from nqueens import subproblems
 from nqueens._oeis import A000170, A002562
 
 REQUIRED = os.environ.get("NQUEENS_CLUSTER_TESTS") == "required"
@@ -50,10 +49,10 @@ def finished_tasks(path):
 
 class Interrupting:
     """A map-like that passes units to `pool_map` and raises KeyboardInterrupt, as
-    Ctrl-C would, once `calls` calls have returned; counts the tasks it sent."""
+    Ctrl-C would, once `calls` calls have returned; counts the subproblems it sent."""
 
     def __init__(self, pool_map, calls=None):
-        self.pool_map, self.calls, self.tasks = pool_map, calls, 0
+        self.pool_map, self.calls, self.subproblems = pool_map, calls, 0
 
     def __call__(self, func, units):
         if self.calls is not None:
@@ -61,7 +60,7 @@ class Interrupting:
                 raise KeyboardInterrupt
             self.calls -= 1
         units = list(units)
-        self.tasks += sum(len(unit.tasks) for unit in units)
+        self.subproblems += sum(len(unit.subproblems) for unit in units)
         return self.pool_map(func, units)
 
 
@@ -76,13 +75,13 @@ def exact_unique_and_resumed(pool_map, tmp_path):
     with pytest.raises(KeyboardInterrupt):
         nqueens.count(14, workers=first, journal=path, depth=2, verify=0)
     done = finished_tasks(path)
-    total = len(subproblems(14, depth=2))
-    assert 0 < done <= first.tasks < total  # the call in flight when interrupted is lost
+    total = len(nqueens.subproblems(14, depth=2))
+    assert 0 < done <= first.subproblems < total  # the call in flight when interrupted is lost
     again = Interrupting(pool_map)
     assert nqueens.count(14, workers=again, journal=path, depth=2, verify=0) == A000170[14]
-    assert again.tasks == total - done
+    assert again.subproblems == total - done
     assert nqueens.count(14, workers=again, journal=path, depth=2, unique=True) == A002562[14]
-    assert again.tasks == total - done  # complete: answered from the journal
+    assert again.subproblems == total - done  # complete: answered from the journal
 
 
 # Ray
@@ -163,7 +162,7 @@ def test_cli_mpi_counts_with_a_journal_and_resumes_it(tmp_path):
     args = ["-m", "nqueens", "count", "13", "--mpi", "--journal", str(path), "--depth", "1"]
     result = mpiexec(*args)
     assert (result.returncode, result.stdout, result.stderr) == (0, f"{A000170[13]}\n", "")
-    assert finished_tasks(path) == len(subproblems(13, depth=1))
+    assert finished_tasks(path) == len(nqueens.subproblems(13, depth=1))
     result = mpiexec(*args, "--unique")
     assert (result.returncode, result.stdout) == (0, f"{A002562[13]}\n")
 

@@ -157,9 +157,9 @@ def test_workers_one_to_eight_agree(native):
 
 def test_every_task_list_covers_the_search_once(native):
     for n, depth in itertools.product(range(4, 12), range(3)):
-        tasks = nqueens.subproblems(n, depth=depth)
-        assert sum(map(nqueens.count_subproblem, tasks)) == A000170[n]
-        assert len(set(tasks)) == len(tasks)
+        subproblems = nqueens.subproblems(n, depth=depth)
+        assert sum(map(nqueens.count_subproblem, subproblems)) == A000170[n]
+        assert len(set(subproblems)) == len(subproblems)
 
 
 @pytest.mark.parametrize("n", [0, 1, 4, 6, 8, 9, 10])

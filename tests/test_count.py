@@ -93,11 +93,11 @@ def test_a_kept_table_serves_the_next_borders_alike_at_the_top(core, border_quee
 
 
 def test_count_each_is_count_preset_task_by_task(core):
-    # count_each counts a run of tasks in one call, keeping tables between them
+    # count_each counts a run of subproblems in one call, keeping tables between them
     for n in (10, 12) if core.__name__.endswith("_bitsolver_py") else (12, 14, 15):
-        tasks = nqueens.subproblems(n, depth=1)[:300]
-        found = core.count_each(tasks, bytearray(1), core.Tables())
-        assert found == [core.count_preset(n, t.rows, t.cols, bytearray(1)) for t in tasks]
+        subproblems = nqueens.subproblems(n, depth=1)[:300]
+        found = core.count_each(subproblems, bytearray(1), core.Tables())
+        assert found == [core.count_preset(n, t.rows, t.cols, bytearray(1)) for t in subproblems]
     assert core.count_each([], bytearray(1), core.Tables()) == []
 
 

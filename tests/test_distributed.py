@@ -21,13 +21,13 @@ from multiprocessing.pool import Pool, ThreadPool
 import pytest
 
 import nqueens
-from nqueens import JournalError, Subproblem, count_subproblem, subproblems
+from nqueens import JournalError, Subproblem, count_subproblem
 from nqueens._engine.subproblems import QUADRANT_RUN
 from nqueens._oeis import A000170, A002562
 
 
 def finished_tasks(path):
-    """Tasks recorded so far (0 while the journal is still being set up)."""
+    """Subproblems recorded so far (0 while the journal is still being set up)."""
     db = sqlite3.connect(path)
     try:
         if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'done'").fetchone():
@@ -38,14 +38,14 @@ def finished_tasks(path):
 
 
 class CountingMap:
-    """A map-like `workers` that remembers how many tasks it was given (each
-    item it maps is a unit of tasks that share the core's table)."""
+    """A map-like `workers` that remembers how many subproblems it was given (each
+    item it maps is a unit of subproblems that share the core's table)."""
 
     def __init__(self):
-        self.tasks = 0
+        self.subproblems = 0
 
     def __call__(self, func, units):
-        self.tasks += sum(len(unit.tasks) for unit in units)
+        self.subproblems += sum(len(unit.subproblems) for unit in units)
         return map(func, units)
 
 
@@ -55,15 +55,15 @@ class CountingMap:
 @pytest.mark.parametrize("n", range(12))
 def test_split_counts_add_up(core, n):
     for depth in range(min(n, 3) + 1):
-        tasks = subproblems(n, depth=depth)
-        assert sum(count_subproblem(t) for t in tasks) == A000170[n]
+        subproblems = nqueens.subproblems(n, depth=depth)
+        assert sum(count_subproblem(t) for t in subproblems) == A000170[n]
     assert nqueens.count(n, workers=map) == A000170[n]
     assert nqueens.count(n, unique=True, workers=map) == A002562[n]
 
 
 @pytest.mark.parametrize("n", range(12, 15))
 def test_split_counts_add_up_on_larger_boards(native_core, n):
-    assert sum(map(count_subproblem, subproblems(n))) == A000170[n]
+    assert sum(map(count_subproblem, nqueens.subproblems(n))) == A000170[n]
     assert nqueens.count(n, workers=map, depth=1) == A000170[n]
     assert nqueens.count(n, unique=True, workers=map) == A002562[n]
 
@@ -83,44 +83,44 @@ def test_symmetric_counts_match_a_brute_force(core, brute):
 
 
 def test_tasks_are_small_picklable_values():
-    task = subproblems(10, depth=2)[3]
-    assert isinstance(task, Subproblem)
-    assert type(task.n) is type(task.weight) is int
-    assert len(task.rows) == len(task.cols) >= 4
-    assert all(type(v) is int for v in (*task.rows, *task.cols))
-    assert pickle.loads(pickle.dumps(task)) == task
+    subproblem = nqueens.subproblems(10, depth=2)[3]
+    assert isinstance(subproblem, Subproblem)
+    assert type(subproblem.n) is type(subproblem.weight) is int
+    assert len(subproblem.rows) == len(subproblem.cols) >= 4
+    assert all(type(v) is int for v in (*subproblem.rows, *subproblem.cols))
+    assert pickle.loads(pickle.dumps(subproblem)) == subproblem
     assert pickle.loads(pickle.dumps(count_subproblem)) is count_subproblem
 
 
 def test_tasks_that_can_share_a_table_come_together():
-    # tasks that differ only in the queen of the last row are neighbours, and
+    # subproblems that differ only in the queen of the last row are neighbours, and
     # each run of them is handed to one thread whole
     from nqueens._engine.subproblems import runs, sharing_order
 
     for n, depth in [(12, 0), (12, 1), (16, 0), (16, 1)]:
-        tasks = nqueens.subproblems(n, depth=depth)
-        keys = [repr(sharing_order(t)[0]) for t in tasks]
-        starts = runs(tasks)
+        subproblems = nqueens.subproblems(n, depth=depth)
+        keys = [repr(sharing_order(t)[0]) for t in subproblems]
+        starts = runs(subproblems)
         assert starts[0] == 0 and starts == sorted(set(starts))
         assert len(set(keys)) == len(starts)  # each key in one run only
         assert all(keys[i] != keys[i - 1] for i in starts[1:])
 
 
 def test_task_count_grows_with_n():
-    sizes = [len(subproblems(n)) for n in (8, 12, 16, 20)]
+    sizes = [len(nqueens.subproblems(n)) for n in (8, 12, 16, 20)]
     assert sizes == sorted(sizes)
-    # a thousand workers get at least 100 tasks each from n = 20 on
-    assert len(subproblems(20)) >= 100_000
-    assert len(subproblems(22)) >= 100_000
+    # a thousand workers get at least 100 subproblems each from n = 20 on
+    assert len(nqueens.subproblems(20)) >= 100_000
+    assert len(nqueens.subproblems(22)) >= 100_000
 
 
 def test_bad_split_arguments():
     with pytest.raises(ValueError, match="depth must be between 0 and n"):
-        subproblems(8, depth=-1)
+        nqueens.subproblems(8, depth=-1)
     with pytest.raises(ValueError, match="depth must be between 0 and n"):
-        subproblems(8, depth=9)
+        nqueens.subproblems(8, depth=9)
     with pytest.raises(TypeError, match="depth must be an int"):
-        subproblems(8, depth=1.5)
+        nqueens.subproblems(8, depth=1.5)
     with pytest.raises(TypeError, match="workers must be an int"):
         nqueens.count(8, workers="map")
 
@@ -190,7 +190,7 @@ def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch, progress)
     assert len(_FORKED_BESIDE) == 2 and _FORKED_BESIDE == [[], []], _FORKED_BESIDE
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 def test_the_check_of_the_total_still_running_at_the_fork_starts_again_after(monkeypatch):
     # for a pool that forks, the check of the total starts beside the table's build;
     # one still running at the fork is stopped (its partial counts dropped), and
@@ -218,13 +218,13 @@ def test_the_check_of_the_total_still_running_at_the_fork_starts_again_after(mon
     assert _FORKED_BESIDE == [[], []], _FORKED_BESIDE
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 def test_a_count_stopped_while_the_table_builds_leaves_no_thread(monkeypatch):
     # Ctrl-C during the split, while the table and the check of the total run on
     # helper threads: both are stopped and waited for, and the pool never forks
     from nqueens._engine import assembly as _assembly
 
-    def interrupted(n, pieces):
+    def interrupted(n, size):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(_assembly, "split", interrupted)
@@ -253,7 +253,7 @@ def _record_builds(monkeypatch, path):
     )
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
     # the table is built here before the pool forks: its processes count with it
     # (each built its own before, beside this one's, on the same cores)
@@ -288,7 +288,7 @@ def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
         assert not builds.exists()
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 def test_a_forking_pool_without_a_table_here_is_checked_through_it(monkeypatch):
     # no memory here for the table (_here() warns and says False): asked once, before
     # the fork; the workers build their own and every check goes through them
@@ -318,11 +318,11 @@ class Recorded(ProcessPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 @pytest.mark.parametrize("units", [None, 7])
 def test_a_forking_pool_takes_its_units_from_shared_memory(units):
     # one call a process, which takes the units from memory shared at the fork; with
-    # every task checked twice (the second counts are units of the same ledger)
+    # every subproblem checked twice (the second counts are units of the same ledger)
     with Recorded("fork") as pool:  # forks at its first submit
         assert nqueens.count(16, workers=pool, verify=1.0, units=units) == A000170[16]
         assert pool.submitted == ["count_forked", "count_forked"]
@@ -338,7 +338,7 @@ def _verified(path):
     return sum(rows), len(rows)
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 def test_a_pool_forked_for_the_count_counts_nothing_twice_unless_asked(tmp_path):
     # its processes are copies of this one, counting with its core and table, and
     # their counts come back through memory shared with it, as threads' do: by
@@ -389,7 +389,7 @@ def ledgers(monkeypatch):
 needs_flock = pytest.mark.skipif(sys.platform == "win32", reason="no file locks (flock)")
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 @needs_flock
 @pytest.mark.parametrize(
     ("kind", "method"),
@@ -397,7 +397,7 @@ needs_flock = pytest.mark.skipif(sys.platform == "win32", reason="no file locks 
 )
 def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(kind, method, ledgers):
     # one call a process, with the units (an executor's submit, a multiprocessing pool's
-    # apply_async); each takes them from a file shared in memory, with every task checked
+    # apply_async); each takes them from a file shared in memory, with every subproblem checked
     # twice (the second counts are units of the same ledger); rows still go unit by unit
     make, one_by_one = (
         (Recorded, "count_unit") if kind == "executor" else (RecordedPool, "count_numbered")
@@ -412,7 +412,7 @@ def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(kind, 
     assert len(ledgers) == 2 and not any(map(os.path.exists, ledgers))  # unlinked
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 @needs_flock
 @pytest.mark.parametrize("full", ["file", "room"])
 def test_without_room_for_a_board_file_the_units_go_through_the_queues(monkeypatch, full):
@@ -467,14 +467,14 @@ def test_only_multiprocessings_process_pools_get_a_board_file():
         def imap_unordered(self, func, items):
             return map(func, items)
 
-    tasks = subproblems(16)
+    subproblems = nqueens.subproblems(16)
     with ThreadPool(2) as threads:
-        assert type(engine(threads)) is Pool and not Shared.serves(engine(threads), tasks)
-    assert type(engine(Remote())) is Pool and not Shared.serves(engine(Remote()), tasks)
+        assert type(engine(threads)) is Pool and not Shared.serves(engine(threads), subproblems)
+    assert type(engine(Remote())) is Pool and not Shared.serves(engine(Remote()), subproblems)
     assert nqueens.count(12, workers=Remote(), verify=1.0) == A000170[12]
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 @needs_flock
 def test_a_board_whose_client_is_gone_is_removed_by_its_worker():
     # a client killed before every call had opened the ledger cannot remove it: the
@@ -485,8 +485,8 @@ def test_a_board_whose_client_is_gone_is_removed_by_its_worker():
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
-    tasks = subproblems(16)
-    units = [Unit((i,), (tasks[i],)) for i in range(3)]
+    subproblems = nqueens.subproblems(16)
+    units = [Unit((i,), (subproblems[i],)) for i in range(3)]
     origin = (nqueens.__version__, nqueens.IMPLEMENTATION)
     for client, counted, left in [(gone.pid, 0, False), (os.getpid(), 3, True)]:
         made = ledger.ledger_file(ledger.Ledger.size([1, 1, 1], 0))
@@ -513,7 +513,7 @@ def _fail_here():
     ledger.count_run = _failing_run
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 @needs_flock
 @pytest.mark.parametrize("kind", ["executor", "pool"])
 def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path, kind):
@@ -546,17 +546,17 @@ def test_a_board_files_calls_from_another_release_are_refused(monkeypatch):
         nqueens.count(16, workers=pool)
 
 
-def _lying_run(tasks, stop, quarter=None, per_thread=None):
-    from nqueens._engine import subproblems as _tasks
+def _lying_run(subproblems, stop, quarter=None, per_thread=None):
+    from nqueens._engine import subproblems as _subproblems
 
-    return [2 * value for value in _tasks.count_run(tasks, stop, quarter, per_thread)]
+    return [2 * value for value in _subproblems.count_run(subproblems, stop, quarter, per_thread)]
 
 
-def _failing_run(tasks, stop, quarter=None, per_thread=None):
+def _failing_run(subproblems, stop, quarter=None, per_thread=None):
     raise RuntimeError("a forked process failed")
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_path):
     from nqueens._engine.workers import ledger
 
@@ -577,7 +577,7 @@ def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_pa
         nqueens.count(16, workers=pool)
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 @pytest.mark.parametrize("method", ["fork", pytest.param("forkserver", marks=needs_flock)])
 def test_ctrl_c_stops_a_pools_processes_too(method):
     # Ctrl-C here (not in the pool's processes, as in a terminal): they stop at once,
@@ -652,12 +652,12 @@ def test_each_engine_is_driven_by_its_own_submission():
 
 
 class Submitted(ThreadPoolExecutor):
-    """A thread pool that counts the tasks of the units submitted to it."""
+    """A thread pool that counts the subproblems of the units submitted to it."""
 
-    tasks = 0
+    subproblems = 0
 
     def submit(self, fn, *args, **kwargs):
-        self.tasks += len(args[0].tasks)
+        self.subproblems += len(args[0].subproblems)
         return super().submit(fn, *args, **kwargs)
 
 
@@ -669,7 +669,7 @@ class Logged(ThreadPoolExecutor):
         self.log = log
 
     def submit(self, fn, *args, **kwargs):
-        self.log.append(("unit", len(args[0].tasks)))
+        self.log.append(("unit", len(args[0].subproblems)))
         return super().submit(fn, *args, **kwargs)
 
 
@@ -690,11 +690,11 @@ def steps(monkeypatch):
 @pytest.mark.native
 def test_the_first_round_counts_while_this_process_builds_its_table(steps):
     log = steps
-    total = len(subproblems(16))
+    total = len(nqueens.subproblems(16))
     with Logged(2, log) as pool:
         assert nqueens.count(16, workers=pool) == A000170[16]
         # a unit a worker first, each an eighth of the split (the fewest units, 4 a
-        # worker, in runs of up to QUADRANT_RUN tasks), then the table and the pace
+        # worker, in runs of up to QUADRANT_RUN subproblems), then the table and the pace
         assert [kind for kind, _ in log[:3]] == ["unit", "unit", "table"]
         assert all(abs(size - total / 8) <= QUADRANT_RUN for _, size in log[:2])
         assert sum(size for kind, size in log if kind == "unit") > total  # and the checks
@@ -738,8 +738,8 @@ def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
 
     with Submitted(2) as pool:
         assert nqueens.count(16, workers=pool, verify=0, units=7) == A000170[16]
-        assert pool.tasks == len(subproblems(16))
-    cut = cut_units(subproblems(16), list(range(len(subproblems(16)))), 7)
+        assert pool.subproblems == len(nqueens.subproblems(16))
+    cut = cut_units(nqueens.subproblems(16), list(range(len(nqueens.subproblems(16)))), 7)
     assert len(cut) == 7
 
 
@@ -759,14 +759,14 @@ def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, met
     ):
         nqueens.count(18, workers=pool, journal=path, units=64)
     kept = finished_tasks(path)
-    total = len(subproblems(18))
+    total = len(nqueens.subproblems(18))
     assert kept < total
     with Submitted(2) as pool:  # the resume sends only what is left
         assert nqueens.count(18, workers=pool, journal=path, verify=0, units=8) == A000170[18]
-        assert pool.tasks == total - kept
+        assert pool.subproblems == total - kept
 
 
-@pytest.mark.native  # quadrant tasks: the compiled core's only
+@pytest.mark.native  # quadrant subproblems: the compiled core's only
 @needs_flock
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kill -9 is POSIX")
 def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path):
@@ -784,11 +784,11 @@ def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_p
     ):
         nqueens.count(16, workers=pool, journal=path)
     kept = finished_tasks(path)
-    total = len(subproblems(16))
+    total = len(nqueens.subproblems(16))
     assert kept < total  # the unit it was counting, at least
     with Submitted(2) as pool:  # the resume sends only what is left
         assert nqueens.count(16, workers=pool, journal=path, verify=0, units=8) == A000170[16]
-        assert pool.tasks == total - kept
+        assert pool.subproblems == total - kept
 
 
 def _die_at_the_third_unit(victim):
@@ -801,11 +801,11 @@ def _die_at_the_third_unit(victim):
     counting = ledger.count_run
     units = []
 
-    def count_run(tasks, stop, quarter=None, per_thread=None):
-        units.append(len(tasks))
+    def count_run(subproblems, stop, quarter=None, per_thread=None):
+        units.append(len(subproblems))
         if len(units) == 3:
             os.kill(os.getpid(), signal.SIGKILL)
-        return counting(tasks, stop, quarter, per_thread)
+        return counting(subproblems, stop, quarter, per_thread)
 
     ledger.count_run = count_run
 
@@ -918,11 +918,11 @@ def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
     script.write_text(CLIENT)
     with _client_killed_mid_count(script, path):
         kept = finished_tasks(path)
-        total = len(subproblems(18))
+        total = len(nqueens.subproblems(18))
         assert 0 < kept < total, "the count ended before the kill: make it longer"
         with Submitted(2) as pool:
             assert nqueens.count(18, workers=pool, journal=path, verify=0, units=8) == A000170[18]
-            assert pool.tasks == total - kept
+            assert pool.subproblems == total - kept
 
 
 def _session_stats(session):
@@ -1030,10 +1030,10 @@ def test_journal_resumes_and_answers_at_once_when_complete(tmp_path):
     path = tmp_path / "count.sqlite"
     first = CountingMap()
     assert nqueens.count(12, workers=first, journal=path, depth=1, verify=0) == A000170[12]
-    assert first.tasks == len(subproblems(12, depth=1)) == finished_tasks(path)
+    assert first.subproblems == len(nqueens.subproblems(12, depth=1)) == finished_tasks(path)
     again = CountingMap()
     assert nqueens.count(12, workers=again, journal=path, depth=1, unique=True) == A002562[12]
-    assert again.tasks == 0
+    assert again.subproblems == 0
 
 
 def interrupt_cli(path, sig):
@@ -1081,11 +1081,11 @@ def test_journal_survives_interruption(tmp_path, sig):
         assert status == -signal.SIGKILL
     assert delay < 5 and out == ""
     done = finished_tasks(path)
-    total = len(subproblems(14, depth=1))
+    total = len(nqueens.subproblems(14, depth=1))
     assert 20 <= done < total
     resumed = CountingMap()
     assert nqueens.count(14, workers=resumed, journal=path, depth=1, verify=0) == A000170[14]
-    assert resumed.tasks == total - done
+    assert resumed.subproblems == total - done
 
 
 def test_journal_of_another_count_is_refused_and_kept(tmp_path):
@@ -1184,13 +1184,13 @@ def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, n, workers,
 
 
 def test_a_second_ctrl_c_while_the_threads_stop_still_waits_for_them():
-    from nqueens._engine.threads import run_tasks
+    from nqueens._engine.threads import run_subproblems
 
-    def slow_to_stop(tasks, stop):
+    def slow_to_stop(subproblems, stop):
         while not stop[0]:
             time.sleep(0.005)
         time.sleep(0.4)  # a core that sees the flag late (a loaded machine)
-        return [0] * len(tasks)
+        return [0] * len(subproblems)
 
     def press_twice() -> None:
         time.sleep(0.1)
@@ -1203,7 +1203,7 @@ def test_a_second_ctrl_c_while_the_threads_stop_still_waits_for_them():
     try:
         presser.start()
         with pytest.raises(KeyboardInterrupt):
-            list(run_tasks(slow_to_stop, list(range(8)), 2))
+            list(run_subproblems(slow_to_stop, list(range(8)), 2))
         alive = [t.name for t in threading.enumerate() if t.name.startswith("nqueens-")]
         presser.join()
     finally:

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import nqueens
-from nqueens import construct, count, random_solution, solutions, subproblems, to_svg
+from nqueens import construct, count, random_solution, solutions, to_svg
 from nqueens._placements.checking import attacking_pairs, conflicts
 
 NQUEENS = [sys.executable, "-m", "nqueens"]
@@ -157,22 +157,22 @@ def test_workers_beyond_what_can_help_are_refused_or_capped(core):
 
 def test_a_split_too_fine_is_refused_before_it_is_built(core):
     for n, depth in [(20, 4), (18, 5), (16, 3)]:
-        with pytest.raises(ValueError, match="more than 1,000,000 tasks"):
-            subproblems(n, depth=depth)
-        with pytest.raises(ValueError, match="more than 1,000,000 tasks"):
+        with pytest.raises(ValueError, match="more than 1,000,000 subproblems"):
+            nqueens.subproblems(n, depth=depth)
+        with pytest.raises(ValueError, match="more than 1,000,000 subproblems"):
             count(n, depth=depth)
     for args in (["count", "18", "--depth", "5"], ["count", "16", "--depth", "3"]):
         result = run(*args)
         assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
-        assert "more than 1,000,000 tasks" in result.stderr
+        assert "more than 1,000,000 subproblems" in result.stderr
 
 
 def test_the_task_count_is_exact_where_it_is_allowed():
-    from nqueens._engine.subproblems import count_tasks
+    from nqueens._engine.subproblems import split_size
 
     for n in range(4, 13):
         for depth in range(4):
-            assert count_tasks(n, depth, 10**9) == len(subproblems(n, depth=depth))
+            assert split_size(n, depth, 10**9) == len(nqueens.subproblems(n, depth=depth))
 
 
 def test_depth_is_refused_with_a_reference_solver_whatever_its_value():

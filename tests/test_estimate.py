@@ -65,13 +65,13 @@ def test_the_pace_times_a_run_again_where_its_placements_are_kept(
     from nqueens._engine import assembly as _assembly
 
     calls = []
-    count_tasks = _assembly.count_tasks
+    count_subproblems = _assembly.count_subproblems
 
     def recorded(quarter, jobs, run, stop, per_thread):
         calls.append((tuple(run), id(per_thread)))
-        return count_tasks(quarter, jobs, run, stop, per_thread)
+        return count_subproblems(quarter, jobs, run, stop, per_thread)
 
-    monkeypatch.setattr(_assembly, "count_tasks", recorded)
+    monkeypatch.setattr(_assembly, "count_subproblems", recorded)
     found = nqueens.estimate(n, budget=0.5, seed=5)
     assert found.paced and len(calls) >= 6 and not found.exact
     assert len({memory for _, memory in calls}) == 1
@@ -115,7 +115,7 @@ def test_a_board_beyond_the_quadrants_gets_a_range_from_the_row_by_row_pace(nati
     assert not found.paced and 8 <= found.reference <= 15
     assert 0 < found.seconds_low < found.seconds_high
     assert found.seconds_low > 100 * 365.25 * 86400  # Q(30) is beyond any core's reach
-    assert "no budget measures count()'s own pieces at this size" in str(found)
+    assert "no budget measures count()'s own subproblems at this size" in str(found)
     # the range of the pace (1/8 to 1.5 times the reference's), wider by the solutions'
     # own error (a short budget probes little)
     assert found.solutions_error > 0
@@ -220,20 +220,20 @@ def test_a_simulated_cluster_keeps_the_bounds_of_any_schedule():
 
     rng = random.Random(7)
     times = [rng.expovariate(100) for _ in range(500)]  # a skewed sample, as the split's
-    work, pieces, built = 120.0, 20_000, 0.5
+    work, population, built = 120.0, 20_000, 0.5
     for workers in (1, 3, 16, 256, 4096):
-        units, makespan = simulate(work, pieces, times, built, workers, rng)
-        assert units % min(workers, units) == 0 or units == pieces
+        units, makespan = simulate(work, population, times, built, workers, rng)
+        assert units % min(workers, units) == 0 or units == population
         # no schedule beats the work spread evenly, nor the scheduler's pace
         assert makespan >= built + work / workers * (1 - 1e-12)
         assert makespan >= units * SCHEDULER_COST
     # one worker does it all, unit after unit: the work, the table and each unit's cost
-    units, makespan = simulate(work, pieces, [0.006], built, 1, rng)
+    units, makespan = simulate(work, population, [0.006], built, 1, rng)
     assert makespan == pytest.approx(built + work + units * ENGINE_COST, rel=1e-9)
-    # the units never outnumber the subproblems, nor the pieces
-    assert simulate(work, pieces, times, 0.0, 4096, rng, tasks=100)[0] == 100
+    # the units never outnumber the subproblems, nor the items timed
+    assert simulate(work, population, times, 0.0, 4096, rng, subproblems=100)[0] == 100
     assert simulate(work, 50, times, 0.0, 4096, rng)[0] == 50
-    assert simulate(0.0, pieces, times, built, 16, rng) == (0, 0.0)
+    assert simulate(0.0, population, times, built, 16, rng) == (0, 0.0)
 
 
 def test_more_workers_finish_sooner_until_the_units_cost_more_than_the_work(native_core):
@@ -266,15 +266,15 @@ def test_a_pace_of_few_runs_is_no_pace(native_core, monkeypatch):
     # runs that finish are too few, the estimate is a range, said to be one
     from nqueens._engine import assembly as _assembly
 
-    count_tasks = _assembly.count_tasks
+    count_subproblems = _assembly.count_subproblems
     calls = []
 
     def dear(quarter, jobs, run, stop, per_thread):
         calls.append(run)
         time.sleep(0.3)  # two runs outlast the pace's share of the budget
-        return count_tasks(quarter, jobs, run, stop, per_thread)
+        return count_subproblems(quarter, jobs, run, stop, per_thread)
 
-    monkeypatch.setattr(_assembly, "count_tasks", dear)
+    monkeypatch.setattr(_assembly, "count_subproblems", dear)
     found = nqueens.estimate(17, budget=1.0, seed=3)
     assert not found.paced and not found.exact
     assert 0 < found.seconds_low < found.seconds < found.seconds_high
@@ -287,10 +287,10 @@ def test_a_pace_of_the_row_by_row_core_needs_three_runs(native_core, monkeypatch
     count_run = _estimate.count_run
     calls = []
 
-    def dear(tasks, stop):
-        calls.append(len(tasks))
+    def dear(subproblems, stop):
+        calls.append(len(subproblems))
         time.sleep(0.6)  # two runs outlast what the probes leave of the budget
-        return count_run(tasks, stop)
+        return count_run(subproblems, stop)
 
     monkeypatch.setattr(_estimate, "count_run", dear)
     found = nqueens.estimate(11, budget=1.0, seed=3)  # n = 11 goes row by row

@@ -22,7 +22,7 @@ import nqueens
 import nqueens._version
 from nqueens import ExecutorError, JournalError, QuadrantTask, Subproblem, count
 from nqueens._engine.journal import Journal
-from nqueens._engine.workers.plan import LOCAL_CHECKS, MIN_CHECKS, PACE_TASKS, choose_twice
+from nqueens._engine.workers.plan import LOCAL_CHECKS, MIN_CHECKS, PACE_SUBPROBLEMS, choose_twice
 from nqueens._oeis import A000170, A002562
 
 # the map-likes that lie
@@ -42,17 +42,19 @@ def times_two_to_the_70(func, items):
 
 
 def shifted_ranges(func, items):
-    # an off-by-one task: each quadrant task counted one row set earlier, each
-    # border task with its first queen one column on
-    def shift(task):
-        if isinstance(task, QuadrantTask):
-            if task.first > 0:
-                return QuadrantTask(task.n, task.cross, task.first - 1, task.end - 1)
-            return task
-        cols = ((task.cols[0] + 1) % task.n, *task.cols[1:])
-        return Subproblem(task.n, task.weight, task.rows, cols)
+    # an off-by-one subproblem: each quadrant subproblem counted one row set earlier, each
+    # border subproblem with its first queen one column on
+    def shift(subproblem):
+        if isinstance(subproblem, QuadrantTask):
+            if subproblem.first > 0:
+                return QuadrantTask(
+                    subproblem.n, subproblem.cross, subproblem.first - 1, subproblem.end - 1
+                )
+            return subproblem
+        cols = ((subproblem.cols[0] + 1) % subproblem.n, *subproblem.cols[1:])
+        return Subproblem(subproblem.n, subproblem.weight, subproblem.rows, cols)
 
-    return [func(u._replace(tasks=tuple(shift(t) for t in u.tasks))) for u in items]
+    return [func(u._replace(subproblems=tuple(shift(t) for t in u.subproblems))) for u in items]
 
 
 class CachingByIndices:
@@ -107,7 +109,7 @@ LIARS = [halving_all, adding_eight, times_two_to_the_70, shifted_ranges]
 @pytest.mark.parametrize("liar", LIARS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize(("n", "depth"), [(16, None), (17, None), (12, 0), (13, 1)])
 def test_every_liar_is_refused_by_default(native_core, liar, n, depth):
-    # quadrant tasks (n = 16: weight 1; 17: crosses weighing up to 8) and border tasks
+    # quadrant subproblems (n = 16: weight 1; 17: crosses weighing up to 8) and border subproblems
     with pytest.raises(ExecutorError):
         count(n, workers=liar, depth=depth)
 
@@ -143,15 +145,15 @@ def test_even_without_checks_the_invariants_refuse_most_halved_totals(native_cor
 def test_a_cache_by_indices_answers_with_another_counts_results(native_core):
     cached = CachingByIndices()
     assert count(16, workers=cached, verify=0) == A000170[16]
-    with pytest.raises(ExecutorError, match="other tasks"):
+    with pytest.raises(ExecutorError, match="other subproblems"):
         count(14, workers=cached, verify=0)
-    # within one count: a second count's unit begins with a task of a first's
-    with pytest.raises(ExecutorError, match="other tasks"):
+    # within one count: a second count's unit begins with a subproblem of a first's
+    with pytest.raises(ExecutorError, match="other subproblems"):
         count(16, workers=CachingByIndices(), verify=1.0)
 
 
 def test_the_previous_calls_results_are_refused(core):
-    with pytest.raises(ExecutorError, match=r"other tasks|not given"):
+    with pytest.raises(ExecutorError, match=r"other subproblems|not given"):
         count(12, workers=PreviousCall(), depth=1)
 
 
@@ -203,19 +205,19 @@ def test_verify_counts_the_share_it_says_and_at_least_a_few(core):
         sent.extend(i for unit in items for i in unit.indices)
         return map(func, items)
 
-    tasks = nqueens.subproblems(12, depth=1)
-    total = len(tasks)
-    # with units given, one task is counted here before the work is sent (and one
+    subproblems = nqueens.subproblems(12, depth=1)
+    total = len(subproblems)
+    # with units given, one subproblem is counted here before the work is sent (and one
     # of the first results is counted here again, as the gate)
     for verify, extra in [(0, 0), (1.0, total - 1), (0.1, round(0.1 * total) - 1)]:
         sent.clear()
         assert count(12, workers=counting, depth=1, verify=verify, units=40) == A000170[12]
         assert sorted(set(sent)) == list(range(total))
         assert len(sent) - total == extra, verify
-    # by default, up to PACE_TASKS are counted here to measure the pace: checks too
+    # by default, up to PACE_SUBPROBLEMS are counted here to measure the pace: checks too
     sent.clear()
     assert count(12, workers=counting, depth=1, verify=1.0) == A000170[12]
-    assert total - PACE_TASKS <= len(sent) - total <= total - 1
+    assert total - PACE_SUBPROBLEMS <= len(sent) - total <= total - 1
 
 
 def test_checks_are_drawn_at_random_with_a_floor():
@@ -244,51 +246,53 @@ def test_units_are_whole_runs_of_similar_work():
     from nqueens._engine.subproblems import runs
     from nqueens._engine.workers.plan import cut_units, work_of
 
-    for tasks in (nqueens.subproblems(12, depth=2), nqueens.subproblems(17)):
-        pending = list(range(0, len(tasks), 3))  # what a resume leaves, say
-        starts = runs([tasks[i] for i in pending])
+    for subproblems in (nqueens.subproblems(12, depth=2), nqueens.subproblems(17)):
+        pending = list(range(0, len(subproblems), 3))  # what a resume leaves, say
+        starts = runs([subproblems[i] for i in pending])
         whole = [pending[a:b] for a, b in zip(starts, [*starts[1:], len(pending)])]
         for wanted in (1, 7, 64, 10**6):
-            cut = cut_units(tasks, pending, wanted)
+            cut = cut_units(subproblems, pending, wanted)
             assert sorted(i for unit in cut for i in unit) == pending
             assert len(cut) == min(wanted, len(whole)) and all(cut)
             where = {i: k for k, unit in enumerate(cut) for i in unit}
             assert all(len({where[i] for i in run}) == 1 for run in whole)  # no run split
             if wanted <= 64:
-                works = [sum(work_of(tasks[i]) for i in unit) for unit in cut]
+                works = [sum(work_of(subproblems[i]) for i in unit) for unit in cut]
                 assert max(works) <= 1.5 * sum(works) / len(works)
 
 
 def test_units_of_an_odd_board_take_each_job_in_few_stretches():
     # a worker's core keeps the north placements of one job (odd n: a queen of the
     # middle row and column) at a time: units dealt run by run met every job again
-    from nqueens._engine.subproblems import quadrant_pieces
+    from nqueens._engine.subproblems import quadrant_split_size
     from nqueens._engine.workers.plan import cut_units
 
-    tasks = nqueens._engine.assembly.split(17, quadrant_pieces(17))  # (the twin's too)
-    jobs = {task.cross for task in tasks}
+    subproblems = nqueens._engine.assembly.split(17, quadrant_split_size(17))  # (the twin's too)
+    jobs = {subproblem.cross for subproblem in subproblems}
     assert len(jobs) > 1
-    pending = list(range(len(tasks)))
+    pending = list(range(len(subproblems)))
     for wanted in (2, 8, 36, 64):
-        cut = cut_units(tasks, pending, wanted)
+        cut = cut_units(subproblems, pending, wanted)
         assert sorted(i for unit in cut for i in unit) == pending
         assert len(cut) == wanted and all(cut)
         stretches = [
-            1 + sum(tasks[a].cross != tasks[b].cross for a, b in zip(unit, unit[1:]))
+            1 + sum(subproblems[a].cross != subproblems[b].cross for a, b in zip(unit, unit[1:]))
             for unit in cut
         ]
-        assert all(s == len({tasks[i].cross for i in unit}) for s, unit in zip(stretches, cut))
+        assert all(
+            s == len({subproblems[i].cross for i in unit}) for s, unit in zip(stretches, cut)
+        )
         assert sum(stretches) <= len(cut) + len(jobs)
 
 
 def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
-    from nqueens._engine.subproblems import QUADRANT_RUN, quadrant_pieces, runs
+    from nqueens._engine.subproblems import QUADRANT_RUN, quadrant_split_size, runs
 
     for n in (16, 17):
-        tasks = nqueens._engine.assembly.split(n, quadrant_pieces(n))  # (the twin's too)
-        every = list(range(len(tasks)))
+        subproblems = nqueens._engine.assembly.split(n, quadrant_split_size(n))  # (the twin's too)
+        every = list(range(len(subproblems)))
         for pending in (every, every[::3], [i for i in every if i % 10 != 4]):
-            picked = [tasks[i] for i in pending]
+            picked = [subproblems[i] for i in pending]
             starts = runs(picked)
             edges = list(zip(starts, [*starts[1:], len(picked)]))
             assert starts[0] == 0 and all(a < b for a, b in edges)
@@ -305,24 +309,26 @@ def test_quadrant_runs_are_neighbours_in_the_split_and_as_long_as_they_may_be():
 
 
 def test_a_sized_engine_gets_a_first_round_then_units_by_the_pace_the_last_in_halves():
-    from nqueens._engine.subproblems import quadrant_pieces
+    from nqueens._engine.subproblems import quadrant_split_size
     from nqueens._engine.workers.engines import Engine
     from nqueens._engine.workers.plan import UNITS_PER_WORKER, Layout, work_of
 
     class Two(Engine):
         size = 2
 
-    tasks = nqueens._engine.assembly.split(16, quadrant_pieces(16))
-    pending = list(range(len(tasks)))
-    layout = Layout(Two("two"), tasks, pending, 0.02, lambda u: [0], None, random.Random(3), None)
+    subproblems = nqueens._engine.assembly.split(16, quadrant_split_size(16))
+    pending = list(range(len(subproblems)))
+    layout = Layout(
+        Two("two"), subproblems, pending, 0.02, lambda u: [0], None, random.Random(3), None
+    )
     calls = list(layout.calls())
     laid = layout.laid
-    works = [sum(work_of(tasks[i]) for i in u.indices) for u in laid.payloads]
+    works = [sum(work_of(subproblems[i]) for i in u.indices) for u in laid.payloads]
     regular = [w for w, again in zip(works, laid.again) if not again]
-    whole = sum(work_of(t) for t in tasks)
+    whole = sum(work_of(t) for t in subproblems)
     assert calls[0] == [0, 1]  # the first round: a unit a worker, cut for the fewest
     assert all(abs(w - whole / (2 * UNITS_PER_WORKER)) < 0.05 * whole for w in regular[:2])
-    assert sum(regular) == whole  # every task once, and the checks besides
+    assert sum(regular) == whole  # every subproblem once, and the checks besides
     middle, last = regular[2:-4], regular[-4:]  # the last round's 2 units in 4 halves
     assert len(middle) >= 2 and max(last) < 0.6 * min(middle)
     assert all(abs(w - min(middle) / 2) < 0.05 * min(middle) for w in last)
@@ -385,7 +391,7 @@ def test_a_late_liar_loses_its_call_and_the_resume_is_exact(core, tmp_path):
         found = list(map(func, items))
         if state["calls"] >= 3:  # wrong from the third call on
             found = [
-                r._replace(counts=tuple(c + u.tasks[0].weight for c in r.counts))
+                r._replace(counts=tuple(c + u.subproblems[0].weight for c in r.counts))
                 for r, u in zip(found, items)
             ]
         return found
@@ -410,16 +416,16 @@ def edit(path, *statements):
     "statements",
     [
         ["INSERT INTO done VALUES (99999, '1000000', '0.1.0', 'cython', 0, 'x')"],
-        ["UPDATE done SET count = '-8' WHERE task = 3"],
-        ["UPDATE done SET count = CAST(count AS INTEGER) + 1000 WHERE task = 3"],
-        ["UPDATE done SET count = '1_000' WHERE task = 3"],
-        ["UPDATE done SET count = '١٢' WHERE task = 3"],
-        ["UPDATE done SET count = '" + "9" * 4400 + "' WHERE task = 3"],
-        ["UPDATE done SET task = -1 WHERE task = 3"],
-        ["DELETE FROM done WHERE task = 3"],
+        ["UPDATE done SET count = '-8' WHERE subproblem = 3"],
+        ["UPDATE done SET count = CAST(count AS INTEGER) + 1000 WHERE subproblem = 3"],
+        ["UPDATE done SET count = '1_000' WHERE subproblem = 3"],
+        ["UPDATE done SET count = '١٢' WHERE subproblem = 3"],
+        ["UPDATE done SET count = '" + "9" * 4400 + "' WHERE subproblem = 3"],
+        ["UPDATE done SET subproblem = -1 WHERE subproblem = 3"],
+        ["DELETE FROM done WHERE subproblem = 3"],
         ["UPDATE meta SET value = 'True' WHERE key = 'unique'"],
         ["UPDATE meta SET value = '0.0.1' WHERE key = 'version'"],
-        ["UPDATE done SET version = '0.0.1' WHERE task = 3"],
+        ["UPDATE done SET version = '0.0.1' WHERE subproblem = 3"],
     ],
     ids=[
         "row-added",
@@ -428,7 +434,7 @@ def edit(path, *statements):
         "underscores",
         "arabic-digits",
         "4400-digits",
-        "task-minus-one",
+        "subproblem-minus-one",
         "row-removed",
         "header-unique",
         "header-version",
@@ -453,14 +459,14 @@ def test_a_journal_of_an_older_format_is_refused_with_the_reason(tmp_path):
 
 def forge_release(path, version, wrong_task=None):
     # rows "counted by another release", with their checksums made right
-    tasks = nqueens.subproblems(12, depth=1)
+    subproblems = nqueens.subproblems(12, depth=1)
     book = Journal(path, 12)
     try:
-        book.bind(1, tasks, False, "")
-        for index, task in enumerate(tasks[:8]):  # as many as a resume recounts
-            value = nqueens.count_subproblem(task)
+        book.bind(1, subproblems, False, "")
+        for index, subproblem in enumerate(subproblems[:8]):  # as many as a resume recounts
+            value = nqueens.count_subproblem(subproblem)
             if index == wrong_task:
-                value += 2 * task.weight
+                value += 2 * subproblem.weight
             book.record(index, value, "cython", False, version)
     finally:
         book.close()
@@ -472,7 +478,7 @@ def test_rows_of_another_release_are_recounted_before_a_resume_trusts_them(core,
     assert count(12, journal=right, depth=1) == A000170[12]
     wrong = tmp_path / "wrong.sqlite"
     forge_release(wrong, "0.0.9", wrong_task=7)
-    with pytest.raises(JournalError, match=r"task 7, counted by nqueens 0\.0\.9"):
+    with pytest.raises(JournalError, match=r"subproblem 7, counted by nqueens 0\.0\.9"):
         count(12, journal=wrong, depth=1)
 
 
@@ -530,12 +536,12 @@ def test_a_work_object_shared_by_threads_is_refused_not_a_crash(core):
         assert set(found) <= {int(sys.argv[2])} and len(found) + len(refused) == 4, found
         assert all("in use by another thread" in r for r in refused)
         tables = _select.core.Tables()
-        task = [(16, 1, (0, 15, 3), (2, 7, 0))]
+        subproblem = [(16, 1, (0, 15, 3), (2, 7, 0))]
         counts, refused = [], []
         def each():
             try:
                 for _ in range(int(sys.argv[3])):
-                    counts.append(tuple(_select.core.count_each(task, bytearray(1), tables)))
+                    counts.append(tuple(_select.core.count_each(subproblem, bytearray(1), tables)))
             except RuntimeError as exc:
                 refused.append(str(exc))
         threads = [threading.Thread(target=each) for _ in range(4)]
@@ -646,10 +652,12 @@ def test_one_table_per_process_shared_by_its_threads(native_core, monkeypatch, t
     assert count(16, workers=2, journal=tmp_path / "j.sqlite", progress=True) == A000170[16]
     assert built == [16]
     built.clear()
-    tasks = nqueens.subproblems(16)[:20]
+    subproblems = nqueens.subproblems(16)[:20]
     results = []
     threads = [
-        threading.Thread(target=lambda: results.append(sum(map(nqueens.count_subproblem, tasks))))
+        threading.Thread(
+            target=lambda: results.append(sum(map(nqueens.count_subproblem, subproblems)))
+        )
         for _ in range(3)
     ]
     for t in threads:
@@ -768,13 +776,13 @@ def test_solve_with_placed_queens_beyond_the_completion_limit_is_a_usage_error(c
 
 
 def test_the_default_split_is_bounded_for_large_boards(native_core):
-    from nqueens._engine.subproblems import BORDERS_MAX_N, MAX_TASKS
+    from nqueens._engine.subproblems import BORDERS_MAX_N, MAX_SUBPROBLEMS
 
-    tasks = nqueens.subproblems(30)
-    assert len(tasks) <= MAX_TASKS
+    subproblems = nqueens.subproblems(30)
+    assert len(subproblems) <= MAX_SUBPROBLEMS
     core = nqueens._select.core
-    assert len(core.constellations(BORDERS_MAX_N)) <= MAX_TASKS
-    assert len(core.constellations(BORDERS_MAX_N + 1)) > MAX_TASKS
+    assert len(core.constellations(BORDERS_MAX_N)) <= MAX_SUBPROBLEMS
+    assert len(core.constellations(BORDERS_MAX_N + 1)) > MAX_SUBPROBLEMS
     with pytest.raises(ValueError, match="cannot finish anyway"):
         count(64, progress=True)
     with pytest.raises(ValueError, match="cannot finish anyway"):
@@ -813,9 +821,9 @@ def test_a_task_pickled_with_old_protocols_is_checked_when_loaded(native_core):
 
 
 def test_a_worker_alternating_boards_needs_no_recursion(native_core):
-    tasks = [nqueens.subproblems(12)[0], nqueens.subproblems(14)[0]] * 1500
-    found = nqueens._engine.subproblems.count_run(tasks, bytearray(1))
-    assert found == [nqueens.count_subproblem(t) for t in tasks[:2]] * 1500
+    subproblems = [nqueens.subproblems(12)[0], nqueens.subproblems(14)[0]] * 1500
+    found = nqueens._engine.subproblems.count_run(subproblems, bytearray(1))
+    assert found == [nqueens.count_subproblem(t) for t in subproblems[:2]] * 1500
 
 
 def test_a_journal_on_stdout_is_refused(tmp_path):
@@ -907,7 +915,7 @@ def test_a_pool_that_renumbers_its_results_is_refused(core):
     assert count(12, workers=Renumbering(0).map, depth=1) == A000170[12]  # honest: exact
     with pytest.raises(ExecutorError, match="not a numbered result"):
         count(12, workers=Renumbering(10**6).map, depth=1)
-    with pytest.raises(ExecutorError, match=r"other tasks|twice|without a result"):
+    with pytest.raises(ExecutorError, match=r"other subproblems|twice|without a result"):
         count(12, workers=Renumbering(1).map, depth=1)
 
 
@@ -946,7 +954,7 @@ def test_a_count_too_long_to_print_is_refused_and_forgets_the_unchecked_rows(nat
 
 
 class Echo(tuple):
-    """A task echoed back by a worker whose comparison or repr raises."""
+    """A subproblem echoed back by a worker whose comparison or repr raises."""
 
     def __eq__(self, other):
         raise RuntimeError("no comparing me")
@@ -967,7 +975,7 @@ def test_strange_objects_in_a_result_are_refused_as_any_wrong_result(native_core
         found = list(map(func, items))
         first = found[0]
         if change == "echo":
-            found[0] = first._replace(tasks=tuple(Echo(t) for t in first.tasks))
+            found[0] = first._replace(subproblems=tuple(Echo(t) for t in first.subproblems))
         elif change == "version":
             found[0] = first._replace(version=Version(first.version))
         else:

@@ -213,7 +213,7 @@ def test_a_scratch_that_keeps_a_jobs_north_placements_counts_as_one_that_does_no
         )
         assert whole == parts
         assert again == _quadrants.count_rows(quarter, job, 0, min(size, 300), stop)
-        # short calls that say how many they are (a unit's tasks) make it too
+        # short calls that say how many they are (a unit's subproblems) make it too
         told = _quadrants.Scratch(quarter)
         planned = sum(
             _quadrants.count_rows(quarter, job, a, min(size, a + 7), stop, told, size)
@@ -451,24 +451,24 @@ def test_a_raised_stop_flag_ends_the_count_at_once(quadrants):
     assert quadrants.count_rows(quarter, job, 0, job.row_sets, stopped) == 0
 
 
-# quadrant tasks: the split, executors and the journal
+# quadrant subproblems: the split, executors and the journal
 
 
 @pytest.mark.native
 def test_subproblems_are_quadrant_tasks_where_count_goes_by_quadrants():
     for n in (12, 13, 14, 15):
-        tasks = nqueens.subproblems(n)
-        assert all(isinstance(t, nqueens.QuadrantTask) for t in tasks)
-        assert sum(map(nqueens.count_subproblem, tasks)) == A000170[n]
+        subproblems = nqueens.subproblems(n)
+        assert all(isinstance(t, nqueens.QuadrantTask) for t in subproblems)
+        assert sum(map(nqueens.count_subproblem, subproblems)) == A000170[n]
         row_sets = sum(_assembly.row_sets(j) for j in _assembly.jobs(n))
-        assert len(set(tasks)) == len(tasks) >= min(4000, row_sets)
+        assert len(set(subproblems)) == len(subproblems) >= min(4000, row_sets)
     assert all(isinstance(t, nqueens.Subproblem) for t in nqueens.subproblems(11))
     assert all(isinstance(t, nqueens.Subproblem) for t in nqueens.subproblems(14, depth=1))
 
 
 def test_quadrant_tasks_are_checked_and_pickle(quadrants):
-    task = nqueens.QuadrantTask(9, 1, 5, 20)
-    assert pickle.loads(pickle.dumps(task)) == task and task.weight == 8
+    subproblem = nqueens.QuadrantTask(9, 1, 5, 20)
+    assert pickle.loads(pickle.dumps(subproblem)) == subproblem and subproblem.weight == 8
     assert nqueens.QuadrantTask(9, 1, 0, 0).weight == 8
     for bad, error in (
         ((9, 2, 0, 1), ValueError),  # n = 9 has 2 jobs
@@ -478,7 +478,7 @@ def test_quadrant_tasks_are_checked_and_pickle(quadrants):
         ((3, 0, 0, 1), ValueError),
         ((9, 1.0, 0, 1), TypeError),
         ((True, 0, 0, 1), TypeError),
-        # an n whose tasks have passed the checks is checked in a few comparisons
+        # an n whose subproblems have passed the checks is checked in a few comparisons
         ((9, 1, -1, 4), ValueError),
         ((9, 1, 0, True), TypeError),
         ((9, 1, 2.0, 4), TypeError),
@@ -498,19 +498,19 @@ def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(
     from nqueens._engine.workers import messages
     from nqueens._engine.workers.messages import Unit, count_unit
 
-    tasks = _assembly.split(11, 40)
-    unit = Unit(tuple(range(len(tasks))), tuple(tasks))
+    subproblems = _assembly.split(11, 40)
+    unit = Unit(tuple(range(len(subproblems))), tuple(subproblems))
     data = pickle.dumps(unit)
-    assert len(data) < len(pickle.dumps((unit.indices, unit.tasks)))  # packed
+    assert len(data) < len(pickle.dumps((unit.indices, unit.subproblems)))  # packed
     loaded = pickle.loads(data)
-    assert loaded == unit and type(loaded.tasks) is _assembly.Checked
-    assert all(type(task) is nqueens.QuadrantTask for task in loaded.tasks)
+    assert loaded == unit and type(loaded.subproblems) is _assembly.Checked
+    assert all(type(subproblem) is nqueens.QuadrantTask for subproblem in loaded.subproblems)
     counted = count_unit(loaded)
     assert counted.counts == count_unit(unit).counts and sum(counted.counts) == A000170[11]
-    # tampered on the way: refused as the tasks themselves refuse it
+    # tampered on the way: refused as the subproblems themselves refuse it
     rebuild, (indices, n, packed) = unit.__reduce__()
     assert rebuild(indices, n, packed) == unit
-    for position, value in ((0, 99), (3, -1), (5, 10**6), (len(tasks) * 3 - 2, 10**6)):
+    for position, value in ((0, 99), (3, -1), (5, 10**6), (len(subproblems) * 3 - 2, 10**6)):
         triples = array.array("i", packed)
         triples[position] = value
         with pytest.raises(ValueError):
@@ -523,14 +523,14 @@ def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(
         rebuild(indices, n, packed[:-4])  # not whole triples
     # other units pickle as they are
     border = Unit((0,), (nqueens.Subproblem(8, 1, (0,), (0,)),))
-    assert type(pickle.loads(pickle.dumps(border)).tasks) is tuple
-    mixed = Unit((0, 1), (tasks[0], _assembly.split(12, 40)[0]))
+    assert type(pickle.loads(pickle.dumps(border)).subproblems) is tuple
+    mixed = Unit((0, 1), (subproblems[0], _assembly.split(12, 40)[0]))
     assert pickle.loads(pickle.dumps(mixed)) == mixed
     # little-endian bytes, whatever the machine: a big-endian one swaps them both ways
     little = array.array("i", packed)
     if sys.byteorder == "big":
         little.byteswap()
-    assert list(little) == [v for task in tasks for v in task[1:]]
+    assert list(little) == [v for subproblem in subproblems for v in subproblem[1:]]
     monkeypatch.setattr(messages, "_BIG_ENDIAN", not messages._BIG_ENDIAN)
     rebuild, (indices, n, swapped) = unit.__reduce__()
     assert swapped != packed and rebuild(indices, n, swapped) == unit
@@ -538,8 +538,8 @@ def test_a_unit_of_quadrant_tasks_travels_packed_and_is_checked_where_it_lands(
 
 @pytest.mark.parametrize("n", [8, 9, 10, 11])
 def test_quadrant_tasks_add_up_on_both_cores(quadrants, n):
-    tasks = _assembly.split(n, 50)
-    assert sum(map(nqueens.count_subproblem, tasks)) == A000170[n]
+    subproblems = _assembly.split(n, 50)
+    assert sum(map(nqueens.count_subproblem, subproblems)) == A000170[n]
 
 
 class _StopAfter:
@@ -553,7 +553,7 @@ class _StopAfter:
         if self.calls == 0:
             raise KeyboardInterrupt
         self.calls -= 1
-        self.sent += sum(len(unit.tasks) for unit in units)
+        self.sent += sum(len(unit.subproblems) for unit in units)
         return map(func, units)
 
 
@@ -568,10 +568,10 @@ def test_a_quadrant_split_journal_resumes_exactly(tmp_path):
         done = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
     db.close()
     # one call ahead: the third call's units went out, its results were never read
-    assert meta["depth"] == "-1" and 0 < done < first.sent < int(meta["tasks"])
+    assert meta["depth"] == "-1" and 0 < done < first.sent < int(meta["subproblems"])
     again = _StopAfter(10**6)
     assert nqueens.count(15, workers=again, journal=path, verify=0) == A000170[15]
-    assert again.sent == int(meta["tasks"]) - done  # only what was left
+    assert again.sent == int(meta["subproblems"]) - done  # only what was left
     # threads resume the same split; a complete journal answers the unique count at once
     assert nqueens.count(15, workers=2, journal=path, unique=True) == A002562[15]
     with pytest.raises(nqueens.JournalError):

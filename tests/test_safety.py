@@ -61,13 +61,13 @@ def test_bad_subproblems_are_refused(core, fields, error, message):
         count_subproblem(tuple.__new__(Subproblem, fields))
 
 
-@pytest.mark.parametrize("task", [(8, 1, (), ()), [8, 1, (), ()], 8, None, (8, 1, ())])
-def test_count_subproblem_takes_a_subproblem_or_a_plain_tuple(core, task):
-    if isinstance(task, tuple) and len(task) == 4:
-        assert count_subproblem(task) == 92
+@pytest.mark.parametrize("subproblem", [(8, 1, (), ()), [8, 1, (), ()], 8, None, (8, 1, ())])
+def test_count_subproblem_takes_a_subproblem_or_a_plain_tuple(core, subproblem):
+    if isinstance(subproblem, tuple) and len(subproblem) == 4:
+        assert count_subproblem(subproblem) == 92
     else:
-        with pytest.raises(TypeError, match="task must be a Subproblem or a tuple"):
-            count_subproblem(task)
+        with pytest.raises(TypeError, match="subproblem must be a Subproblem or a tuple"):
+            count_subproblem(subproblem)
 
 
 def test_valid_subproblems_count_exactly(core, brute):
@@ -84,9 +84,9 @@ def test_valid_subproblems_count_exactly(core, brute):
 def test_subproblems_survive_pickling_and_are_checked_when_unpickled():
     import pickle
 
-    task = Subproblem(8, 2, (0, 7), (3, 4))
-    assert pickle.loads(pickle.dumps(task)) == task
-    forged = pickle.dumps(task).replace(b"\x4b\x08", b"\x4b\x63", 1)  # n = 99
+    subproblem = Subproblem(8, 2, (0, 7), (3, 4))
+    assert pickle.loads(pickle.dumps(subproblem)) == subproblem
+    forged = pickle.dumps(subproblem).replace(b"\x4b\x08", b"\x4b\x63", 1)  # n = 99
     with pytest.raises(ValueError, match="n must be between"):
         pickle.loads(forged)
 
@@ -99,9 +99,9 @@ def test_numpy_like_ints_are_accepted(core):
         def __index__(self):
             return self.value
 
-    task = Subproblem(Index(8), Index(1), (Index(0),), (Index(0),))
-    assert type(task.n) is int and task.rows == (0,)
-    assert count_subproblem(task) == 4
+    subproblem = Subproblem(Index(8), Index(1), (Index(0),), (Index(0),))
+    assert type(subproblem.n) is int and subproblem.rows == (0,)
+    assert count_subproblem(subproblem) == 4
 
 
 # the core's entry points, called directly (the Python layer bypassed)
@@ -238,7 +238,7 @@ def test_fuzz_count_preset(n, rows, cols, stop, upper):
 
 @pytest.mark.native
 @given(
-    tasks=st.lists(
+    subproblems=st.lists(
         st.tuples(st.one_of(SMALL, ARG), st.just(1), QUEENS, QUEENS)
         | st.tuples(ARG)
         | st.tuples(SMALL, SMALL, QUEENS),
@@ -246,10 +246,10 @@ def test_fuzz_count_preset(n, rows, cols, stop, upper):
     ),
     stop=BUFFER,
 )
-def test_fuzz_count_each(tasks, stop):
+def test_fuzz_count_each(subproblems, stop):
     if isinstance(stop, bytearray) and len(stop):
         stop[0] = 1
-    cython, python = both(lambda m: m.count_each(tasks, stop, m.Tables()))
+    cython, python = both(lambda m: m.count_each(subproblems, stop, m.Tables()))
     assert cython == python
 
 
@@ -319,7 +319,9 @@ def doubling(func, units):
 def stranger(func, units):
     results = list(map(func, units))
     first = results[0]
-    one = first._replace(indices=(10**9,), counts=first.counts[:1], tasks=first.tasks[:1])
+    one = first._replace(
+        indices=(10**9,), counts=first.counts[:1], subproblems=first.subproblems[:1]
+    )
     return [one, *results[1:]]
 
 
@@ -360,10 +362,10 @@ def halving(func, units):
 )
 @pytest.mark.parametrize("unique", [False, True])
 def test_a_misbehaving_map_is_refused(core, workers, message, unique):
-    # the split by borders (depth given): tasks weighted 2, 4 or 8
+    # the split by borders (depth given): subproblems weighted 2, 4 or 8
     with pytest.raises(ExecutorError, match=message):
         count(12, workers=workers, unique=unique, depth=0)
-    # the split by quadrants (tasks of an even n weigh 1: a halved count is caught
+    # the split by quadrants (subproblems of an even n weigh 1: a halved count is caught
     # by the counts made twice)
     with pytest.raises(ExecutorError, match=message):
         count(14, workers=workers, unique=unique)
@@ -449,7 +451,7 @@ def read_only_journal_is_refused(top, monkeypatch):
     count(12, workers=map, journal=path, depth=1)
     db = sqlite3.connect(path)
     with db:
-        db.execute("DELETE FROM done WHERE task % 2 = 0")
+        db.execute("DELETE FROM done WHERE subproblem % 2 = 0")
     db.close()
     os.chmod(path, 0o444)
     os.chmod(folder, 0o555)
@@ -503,7 +505,7 @@ def test_resume_with_other_workers_keeps_the_recorded_split(core, tmp_path):
         count(12, workers=interrupted, journal=path, depth=1, verify=0)  # a finer split
     with sqlite3.connect(path) as db:
         depth = int(db.execute("SELECT value FROM meta WHERE key = 'depth'").fetchone()[0])
-        done = {t for (t,) in db.execute("SELECT task FROM done")}
+        done = {t for (t,) in db.execute("SELECT subproblem FROM done")}
     db.close()
     total = len(nqueens.subproblems(12, depth=1))
     assert depth == 1 and 0 < len(done) < total

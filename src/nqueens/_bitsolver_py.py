@@ -382,23 +382,25 @@ def count_preset(
 
 
 def count_each(
-    tasks: Sequence[tuple[int, int, Sequence[int], Sequence[int]]], stop: bytearray, tables: Tables
+    subproblems: Sequence[tuple[int, int, Sequence[int], Sequence[int]]],
+    stop: bytearray,
+    tables: Tables,
 ) -> list[int]:
     """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
-    in tasks], in one call without the GIL."""
+    in subproblems], in one call without the GIL."""
     _stop_buffer(stop)
     if not isinstance(tables, Tables):
         raise TypeError(f"tables must be Tables, not {type(tables).__name__}")
-    count = len(tasks)
+    count = len(subproblems)
     _check_stop(stop)
     for t in range(count):
-        len(tasks[t][2])  # the .pyx sizes its buffer first
+        len(subproblems[t][2])  # the .pyx sizes its buffer first
     checked = []
     for t in range(count):
-        task = tasks[t]
-        n = _int(task[0])
-        checked.append((n, *_load_queens(n, task[2], task[3])))
-    found = [0] * len(tasks)
+        subproblem = subproblems[t]
+        n = _int(subproblem[0])
+        checked.append((n, *_load_queens(n, subproblem[2], subproblem[3])))
+    found = [0] * len(subproblems)
     with _InUse(tables, _TABLES_IN_USE):
         for t, (n, rows, cols) in enumerate(checked):
             if stop[0]:

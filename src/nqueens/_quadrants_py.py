@@ -470,7 +470,7 @@ def count_rows(
     `job` (of the quarter's n); `scratch`, this thread's Scratch of this
     quarter, or None for a new one (one in use by another thread is refused
     with a RuntimeError).  `planned`: how many row sets of this job the caller
-    means to count with this scratch in calls like this one (a unit's tasks): a
+    means to count with this scratch in calls like this one (a unit's subproblems): a
     core may keep work for them in the scratch (it counts the same either way)."""
     # (the compiled core keeps the job's north placements where they are many;
     # the twin keeps nothing)

@@ -1,4 +1,4 @@
-"""Counting by quadrant assembly: the crosses, the jobs and the tasks.
+"""Counting by quadrant assembly: the crosses, the jobs and the subproblems.
 
 The quadrant core (``_quadrants.pyx``, twin ``_quadrants_py.py``) counts the
 solutions of one job for a range of its row sets.  A job is what a cross
@@ -9,7 +9,7 @@ job of its own; the others make one job up to n = 15, whose row sets count
 them all from the same east half-boards, and up to n = 17 a job for each
 row of the middle column's queen.
 Each job's row sets (the k-subsets of its free rows, k its free east
-columns) are ranked in colex order, and a task is a range of ranks: a pure
+columns) are ranked in colex order, and a subproblem is a range of ranks: a pure
 function of a few ints, like a subproblem.
 
 >>> [c.weight for c in crosses(7)]
@@ -125,7 +125,7 @@ class QuadrantTask(_QuadrantFields):
 
 def _checked(n: Any, cross: Any, first: Any, end: Any) -> tuple[int, int, int, int]:
     # plain ints of an n checked before: the same checks, in a few comparisons (a
-    # worker checks every task it is sent, 4,420 at n = 18, twice)
+    # worker checks every subproblem it is sent, 4,420 at n = 18, twice)
     sizes = _checked_sizes.get((_select.quadrants, n)) if type(n) is int else None
     if (
         sizes is not None
@@ -153,24 +153,28 @@ def _checked(n: Any, cross: Any, first: Any, end: Any) -> tuple[int, int, int, i
     return n, cross, first, end
 
 
-# each n's job sizes, once a task of it has passed the checks with that core
+# each n's job sizes, once a subproblem of it has passed the checks with that core
 _checked_sizes: dict[tuple[Any, int], tuple[int, ...]] = {}
 
 
 class Checked(tuple):  # type: ignore[type-arg]
-    """Tasks that have passed their checks (made by checked_tasks() only)."""
+    """Subproblems that have passed their checks (made by checked_subproblems() only)."""
 
     __slots__ = ()
 
 
-def checked_tasks(n: int, triples: Sequence[int]) -> Checked:
+def checked_subproblems(n: int, triples: Sequence[int]) -> Checked:
     """The QuadrantTasks of n given as flat (cross, first, end) triples, each checked
     as QuadrantTask() checks it (a worker unpickles thousands, made once)."""
     if len(triples) % 3:
-        raise ValueError(f"quadrant tasks come as (cross, first, end) triples, got {len(triples)}")
+        raise ValueError(
+            f"quadrant subproblems come as (cross, first, end) triples, got {len(triples)}"
+        )
     make = tuple.__new__
     each = iter(triples)
-    return Checked(make(QuadrantTask, _checked(n, *task)) for task in zip(each, each, each))
+    return Checked(
+        make(QuadrantTask, _checked(n, *subproblem)) for subproblem in zip(each, each, each)
+    )
 
 
 def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:
@@ -253,13 +257,13 @@ def jobs(n: int) -> list[Job]:
 
 @functools.lru_cache(maxsize=8)
 def jobs_of(n: int) -> tuple[Job, ...]:
-    """jobs(n), made once (a count's plan, never a count), for every task that asks."""
+    """jobs(n), made once (a count's plan, never a count), for every subproblem that asks."""
     return tuple(jobs(n))
 
 
 @functools.lru_cache(maxsize=8)
 def _sizes(n: int) -> tuple[int, ...]:
-    # each job's number of row sets: every task checked asks for its job's
+    # each job's number of row sets: every subproblem checked asks for its job's
     return tuple(row_sets(j) for j in jobs_of(n))
 
 
@@ -268,22 +272,22 @@ def row_sets(j: Job) -> int:
     return math.comb(bin(j.rows).count("1"), bin(j.east).count("1"))
 
 
-def tasks(n: int, pieces: int) -> list[RowSets]:
-    """The jobs' row sets cut into about `pieces` tasks of similar size."""
+def subproblems(n: int, size: int) -> list[RowSets]:
+    """The jobs' row sets cut into about `size` subproblems of similar size."""
     found = []
     sizes = [row_sets(j) for j in jobs_of(n)]
-    step = max(1, sum(sizes) // max(1, pieces))
+    step = max(1, sum(sizes) // max(1, size))
     for index, size in enumerate(sizes):
         for first in range(0, size, step):
             found.append(RowSets(index, first, min(size, first + step)))
     return found
 
 
-def split(n: int, pieces: int) -> list[QuadrantTask]:
-    """count(n) as about `pieces` QuadrantTasks (never fewer than the crosses)."""
+def split(n: int, size: int) -> list[QuadrantTask]:
+    """count(n) as about `size` QuadrantTasks (never fewer than the crosses)."""
     check_n(n)
     # right by construction: made without their checks (a split of n = 20 makes 184,756)
-    return [tuple.__new__(QuadrantTask, (n, *t)) for t in tasks(n, pieces)]
+    return [tuple.__new__(QuadrantTask, (n, *t)) for t in subproblems(n, size)]
 
 
 def build(n: int, seconds: float | None = None) -> Any:
@@ -333,7 +337,7 @@ class Building:
             self.cancel()
             raise
         # ended: joined at once, so that no thread of ours is left for a process pool
-        # that forks right after (count() builds the table before such a pool's first task)
+        # that forks right after (count() builds the table before such a pool's first subproblem)
         self.helper.join()
         if isinstance(self.built[0], BaseException):
             raise self.built[0]
@@ -347,7 +351,7 @@ class Building:
         self.helper.join()
 
 
-# the process's table for the tasks it is handed (an executor's worker counts
+# the process's table for the subproblems it is handed (an executor's worker counts
 # many): one at a time, the last n asked for, shared read-only by every thread
 _process_quarter: tuple[Any, Any] | None = None
 _process_lock = threading.Lock()
@@ -356,7 +360,7 @@ _scratch = threading.local()  # each thread's Scratch
 
 def process_quarter(n: int) -> Any:
     """The process's quadrant table for n, built on first use and kept (one table,
-    the last n asked for) for the next tasks: a table of placements, never a count."""
+    the last n asked for) for the next subproblems: a table of placements, never a count."""
     global _process_quarter
     with _process_lock:
         held = _process_quarter
@@ -390,7 +394,7 @@ def count_run(
     quarter: Any = None,
     per_thread: threading.local | None = None,
 ) -> list[int]:
-    """The weighted counts of some quadrant tasks, with `quarter` (of their n) and
+    """The weighted counts of some quadrant subproblems, with `quarter` (of their n) and
     each thread's working memory in `per_thread` (count() passes its own, dropped with
     it), or, for None, the process's kept table of each n in turn."""
     home = _scratch if per_thread is None else per_thread
@@ -402,23 +406,26 @@ def count_run(
         while end < len(run) and run[end].n == n:
             end += 1
         table = quarter if quarter is not None and quarter.n == n else process_quarter(n)
-        ranges = [RowSets(task.cross, task.first, task.end) for task in run[first:end]]
-        found.extend(count_tasks(table, jobs_of(n), ranges, stop, home))
+        ranges = [
+            RowSets(subproblem.cross, subproblem.first, subproblem.end)
+            for subproblem in run[first:end]
+        ]
+        found.extend(count_subproblems(table, jobs_of(n), ranges, stop, home))
         first = end
     return found
 
 
-def count_tasks(
+def count_subproblems(
     quarter: Any,
     all_jobs: Sequence[Job],
     run: Sequence[RowSets],
     stop: bytearray,
     per_thread: threading.local,
 ) -> list[int]:
-    """The weighted counts of some tasks, in the calling thread (the core drops the
+    """The weighted counts of some subproblems, in the calling thread (the core drops the
     GIL), with this thread's working memory for this quarter, kept in `per_thread`
     (the compiled core keeps a job's north placements there as it meets them, the
-    same for the tasks of a unit as for one long task)."""
+    same for the subproblems of a unit as for one long subproblem)."""
     core = _select.quadrants
     scratch = getattr(per_thread, "scratch", None)
     if scratch is None or scratch.quarter is not quarter:

@@ -1,6 +1,6 @@
 """count(): the number of solutions, on threads or any map-like executor, with a journal.
 
-The pieces of work are made in ``subproblems.py`` (borders) and ``assembly.py``
+The subproblems are made in ``subproblems.py`` (borders) and ``assembly.py``
 (quadrants); map-like workers are driven and checked by ``workers.py``.
 
 The number of symmetry classes (unique=True) follows from the total by
@@ -31,20 +31,20 @@ from . import assembly as _assembly
 from .journal import Journal, JournalError, Row
 from .subproblems import (
     QUADRANT_DEPTH,
+    AnySubproblem,
     Subproblem,
-    Task,
-    as_task,
+    as_subproblem,
     check_border_split,
     check_depth,
     count_run,
-    quadrant_pieces,
+    quadrant_split_size,
     quadrants_apply,
     runs,
     split,
-    task_bound,
+    subproblem_bound,
     wants_split,
 )
-from .threads import Done, run_tasks, wait_for
+from .threads import Done, run_subproblems, wait_for
 from .workers.checks import results
 from .workers.engines import claimed_fork, forks_at_submit
 from .workers.messages import BrokenWorkers, ExecutorError, Finished, Unit
@@ -53,9 +53,9 @@ from .workers.plan import VERIFY_DEFAULT
 if TYPE_CHECKING:
     import random
 
-# Cut the search into at least this many tasks per thread, so that the
-# threads finish together however uneven the tasks are.
-TASKS_PER_WORKER = 64
+# Cut the search into at least this many subproblems per thread, so that the
+# threads finish together however uneven the subproblems are.
+SUBPROBLEMS_PER_WORKER = 64
 # Boards up to this side are counted in the calling thread, whatever workers
 # says: they take milliseconds, less than starting a thread costs (BENCHMARKS.md)
 INLINE_MAX_N = 14
@@ -202,7 +202,7 @@ def count(
     problem): a mapping row -> column or an iterable of (row, column) pairs,
     0-based; queens off the board, two in a row or attacking each other are
     refused with a ValueError naming them, and unique=True cannot go with
-    it.  Completions split into tasks and go to threads, executors and the
+    it.  Completions split into subproblems and go to threads, executors and the
     journal like a plain count.  ``workers`` is the number of
     threads that search disjoint parts of the board at once (-1: one per
     core), or what spreads the subproblems over processes or machines: a
@@ -393,7 +393,7 @@ def check_verify(verify: object) -> float | None:
 
 def check_units(units: object, workers: object) -> int | None:
     """units as a positive int, or None; refused with threads (an int workers), which
-    take the tasks one run at a time."""
+    take the subproblems one run at a time."""
     if units is None:
         return None
     value = as_int(units, "units")
@@ -478,12 +478,12 @@ class _Count:
             return False
         return True
 
-    def count_run(self, tasks: Sequence[Task], stop: bytearray) -> list[int]:
-        return count_run(tasks, stop, self.quarter, self.per_thread)
+    def count_run(self, subproblems: Sequence[AnySubproblem], stop: bytearray) -> list[int]:
+        return count_run(subproblems, stop, self.quarter, self.per_thread)
 
     def local(self, unit: Unit) -> list[int]:
         """A unit's counts, here: the checks of a map-like's results."""
-        checked = [as_task(task) for task in unit.tasks]
+        checked = [as_subproblem(subproblem) for subproblem in unit.subproblems]
         return self.count_run(checked, bytearray(1))
 
     def total(self, book: Journal | None) -> int:
@@ -554,30 +554,32 @@ class _Count:
                 # over in milliseconds: threads would cost more than they save
                 return int(core.count_solutions(n, bytearray(1)))
             if pool == 1:
-                results = run_tasks(lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1)
+                results = run_subproblems(
+                    lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1
+                )
                 return sum(value for _, value in results)
-        min_tasks = pool * TASKS_PER_WORKER if isinstance(pool, int) else 1
-        tasks: Sequence[Task]
+        min_subproblems = pool * SUBPROBLEMS_PER_WORKER if isinstance(pool, int) else 1
+        subproblems: Sequence[AnySubproblem]
         if quadrants:
-            depth, tasks = QUADRANT_DEPTH, _assembly.split(n, quadrant_pieces(n))
+            depth, subproblems = QUADRANT_DEPTH, _assembly.split(n, quadrant_split_size(n))
         else:
-            depth, tasks = split(n, depth, min_tasks, root)
+            depth, subproblems = split(n, depth, min_subproblems, root)
         if isinstance(pool, int) and book is None and not self.progress:
-            # nothing to record per task: each thread sums its own
+            # nothing to record per subproblem: each thread sums its own
             count_each: Callable[[Sequence[Any], bytearray], list[int]] = self.count_run
-            found = run_tasks(count_each, tasks, pool, False, runs(tasks))
+            found = run_subproblems(count_each, subproblems, pool, False, runs(subproblems))
             return sum(value for _, value in found)
         if book is not None:
-            book.bind(depth, tasks, self.unique, root_key(root))
-        return self._journalled(tasks, book)
+            book.bind(depth, subproblems, self.unique, root_key(root))
+        return self._journalled(subproblems, book)
 
-    def _journalled(self, tasks: Sequence[Task], book: Journal | None) -> int:
-        # each task's count as it finishes, kept in the journal and the bar
+    def _journalled(self, subproblems: Sequence[AnySubproblem], book: Journal | None) -> int:
+        # each subproblem's count as it finishes, kept in the journal and the bar
         done: dict[int, Row] = {}
         if book is not None:
-            done = book.finished(lambda i: task_bound(tasks[i]))
-            self._check_resumed(tasks, done, book)
-        pending = [i for i in range(len(tasks)) if i not in done]
+            done = book.finished(lambda i: subproblem_bound(subproblems[i]))
+            self._check_resumed(subproblems, done, book)
+        pending = [i for i in range(len(subproblems)) if i not in done]
         checked = self.root is None and (book is not None or not isinstance(self.pool, int))
         symmetric = self.symmetric  # started already, for a pool that forks
         if symmetric is None and checked and self.n >= 2:
@@ -586,18 +588,20 @@ class _Count:
         unverified: list[int] = []  # rows of this call not verified: dropped if a check fails
         # (no bar where there is no standard error to draw it on: sys.stderr is None)
         shown = self.progress and sys.stderr is not None
-        bar = _progress_bar(len(tasks), len(done), self.expected) if shown else None
+        bar = _progress_bar(len(subproblems), len(done), self.expected) if shown else None
         try:
             waiting = symmetric  # to start at the first result
-            for found in self._results(tasks, pending):
+            for found in self._results(subproblems, pending):
                 if waiting is not None:
                     waiting.start()  # the workers run: a pool has made its processes
                     waiting = None
-                done[found.task] = Row(found.value, found.version, found.core, found.verified)
+                done[found.subproblem] = Row(found.value, found.version, found.core, found.verified)
                 if book is not None:
-                    book.record(found.task, found.value, found.core, found.verified, found.version)
+                    book.record(
+                        found.subproblem, found.value, found.core, found.verified, found.version
+                    )
                     if not found.verified:
-                        unverified.append(found.task)
+                        unverified.append(found.subproblem)
                 if bar is not None:
                     bar.update(1)
             total = sum(row.value for row in done.values())
@@ -619,20 +623,22 @@ class _Count:
                 symmetric.close()
         return total
 
-    def _results(self, tasks: Sequence[Task], pending: list[int]) -> Iterator[Finished]:
+    def _results(
+        self, subproblems: Sequence[AnySubproblem], pending: list[int]
+    ) -> Iterator[Finished]:
         pool = self.pool
         if isinstance(pool, int):
-            todo = [tasks[i] for i in pending]
+            todo = [subproblems[i] for i in pending]
             here = _select.IMPLEMENTATION
             count_each: Callable[[Sequence[Any], bytearray], list[int]] = self.count_run
-            for k, value in run_tasks(count_each, todo, pool, starts=runs(todo)):
+            for k, value in run_subproblems(count_each, todo, pool, starts=runs(todo)):
                 yield Finished(pending[k], value, here, False, _version.__version__)
             return
         local: Callable[[Unit], list[int]] | None = self.local
         ready: Callable[[], bool] | None = None
         lend = contextlib.ExitStack()
         forked: Callable[[], Any] | None = None
-        quadrant = bool(tasks) and isinstance(tasks[0], _assembly.QuadrantTask)
+        quadrant = bool(subproblems) and isinstance(subproblems[0], _assembly.QuadrantTask)
         symmetric = self.symmetric
         forking = quadrant and lend.enter_context(claimed_fork(pool))
         verify = self.verify
@@ -668,25 +674,27 @@ class _Count:
             local = None  # nothing to check or measure here (no table, but for a fork)
         with lend:
             yield from results(
-                pool, tasks, pending, verify, local, _rng(), self.units, ready, forked
+                pool, subproblems, pending, verify, local, _rng(), self.units, ready, forked
             )
 
-    def _check_resumed(self, tasks: Sequence[Task], done: dict[int, Row], book: Journal) -> None:
+    def _check_resumed(
+        self, subproblems: Sequence[AnySubproblem], done: dict[int, Row], book: Journal
+    ) -> None:
         """Count again here a few rows that another release or core recorded;
         a journal that disagrees is refused."""
         here = (_version.__version__, _select.IMPLEMENTATION)
         foreign = [i for i, row in done.items() if (row.version, row.core) != here]
         if not foreign:
             return
-        if isinstance(tasks[0], _assembly.QuadrantTask) and not self._table(True):
+        if isinstance(subproblems[0], _assembly.QuadrantTask) and not self._table(True):
             return  # cannot happen: required=True raises instead
         rng = _rng()
         for index in rng.sample(foreign, min(len(foreign), _RESUME_CHECKS)):
-            value = self.count_run([tasks[index]], bytearray(1))[0]
+            value = self.count_run([subproblems[index]], bytearray(1))[0]
             row = done[index]
             if value != row.value:
                 raise JournalError(
-                    f"{book.path} records {row.value:,} for task {index}, counted by nqueens "
+                    f"{book.path} records {row.value:,} for subproblem {index}, counted by nqueens "
                     f"{row.version} ({row.core}), but it counts {value:,} here: the journal "
                     "cannot be trusted; delete it, or name another file"
                 )
@@ -699,15 +707,19 @@ class _Count:
         jobs = _assembly.jobs_of(n)
         per_thread = self.per_thread
         if n <= INLINE_MAX_N or (pool == 1 and n <= ONE_THREAD_INLINE_MAX_N):
-            tasks = _assembly.tasks(n, 1)
-            return sum(_assembly.count_tasks(self.quarter, jobs, tasks, bytearray(1), per_thread))
+            subproblems = _assembly.subproblems(n, 1)
+            return sum(
+                _assembly.count_subproblems(
+                    self.quarter, jobs, subproblems, bytearray(1), per_thread
+                )
+            )
         # one thread takes each job whole (its tables carry over from row set to row set)
-        tasks = _assembly.tasks(n, 1 if pool == 1 else pool * TASKS_PER_WORKER)
+        subproblems = _assembly.subproblems(n, 1 if pool == 1 else pool * SUBPROBLEMS_PER_WORKER)
 
         def run(chunk: Sequence[_assembly.RowSets], stop: bytearray) -> list[int]:
-            return _assembly.count_tasks(self.quarter, jobs, chunk, stop, per_thread)
+            return _assembly.count_subproblems(self.quarter, jobs, chunk, stop, per_thread)
 
-        return sum(value for _, value in run_tasks(run, tasks, pool, False))
+        return sum(value for _, value in run_subproblems(run, subproblems, pool, False))
 
 
 def _name(pool: Any) -> str:
@@ -726,7 +738,7 @@ def _progress_bar(total: int, initial: int, expected: float | None = None) -> An
         @property
         def format_dict(self) -> dict[str, Any]:
             # the time left: at first the estimate's, handed over to the pace of the
-            # tasks done as they add up (their costs spread widely: a few say little)
+            # subproblems done as they add up (their costs spread widely: a few say little)
             found = super().format_dict
             done = (found["n"] - initial) / max(1, total - initial)
             elapsed = found["elapsed"]
@@ -754,7 +766,7 @@ def _progress_bar(total: int, initial: int, expected: float | None = None) -> An
     )
 
 
-# the share of a count's tasks after which the progress bar's time left is the pace
+# the share of a count's subproblems after which the progress bar's time left is the pace
 # of those done alone (before, it leans on the estimate made before the count)
 _BAR_HANDOVER = 0.2
 

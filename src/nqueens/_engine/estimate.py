@@ -34,7 +34,7 @@ from .. import _select
 from .._placements.completion import check_placed
 from .._validate import as_int, check_bool, check_n, check_workers
 from . import assembly as _assembly
-from .counting import TASKS_PER_WORKER, burnside, count
+from .counting import SUBPROBLEMS_PER_WORKER, burnside, count
 from .subproblems import (
     QUADRANTS_MIN_N,
     Fields,
@@ -110,7 +110,7 @@ class Estimate(NamedTuple):
     threads: int
     probes: int
     paced: bool  # the time is from the core's own pace at n (else a range: seconds_low..high)
-    exact: bool = False  # every task was counted whole: no error at all
+    exact: bool = False  # every subproblem was counted whole: no error at all
     unique: bool = False
     cluster: int = 0  # workers of a cluster the time is simulated for (0: threads here)
     units: int = 0  # the units count() would cut for that cluster
@@ -183,7 +183,7 @@ class Estimate(NamedTuple):
         )
         if self.budget_needed:
             return text + f": a budget of about {self.budget_needed:g} seconds measures it"
-        return text + ": no budget measures count()'s own pieces at this size"
+        return text + ": no budget measures count()'s own subproblems at this size"
 
     def _efficiency(self) -> str:
         if self.seconds <= 0:
@@ -211,20 +211,20 @@ def significant(value: float) -> str:
     return f"{digits * 10 ** (int(exponent) - 2):,}"
 
 
-def _probe(task: Subproblem, rng: random.Random) -> tuple[int, Subproblem | None]:
-    # one random path down the task's search: (product of the free squares met,
+def _probe(subproblem: Subproblem, rng: random.Random) -> tuple[int, Subproblem | None]:
+    # one random path down the subproblem's search: (product of the free squares met,
     # what is left for the core), or (0, None) at a dead end
-    rows, cols = list(task.rows), list(task.cols)
-    empty = [r for r in range(task.n) if r not in task.rows]
+    rows, cols = list(subproblem.rows), list(subproblem.cols)
+    empty = [r for r in range(subproblem.n) if r not in subproblem.rows]
     product = 1
     for row in empty[: max(0, len(empty) - _LEAF_ROWS)]:
-        free = list(free_columns(Fields(task.n, 1, tuple(rows), tuple(cols)), row))
+        free = list(free_columns(Fields(subproblem.n, 1, tuple(rows), tuple(cols)), row))
         if not free:
             return 0, None
         product *= len(free)
         rows.append(row)
         cols.append(rng.choice(free))
-    return product, Subproblem(task.n, task.weight, rows, cols)
+    return product, Subproblem(subproblem.n, subproblem.weight, rows, cols)
 
 
 def estimate(
@@ -239,12 +239,12 @@ def estimate(
     """The expected number of solutions of the n-queens problem, and how long
     count(n, unique=unique, workers=workers) will take on this machine.
 
-    Random probes of the search estimate the solutions; count()'s own pieces of
+    Random probes of the search estimate the solutions; count()'s own subproblems of
     work, timed from random places on the thread's processor clock, give the time
     (see the module's text).  A count that fits in the budget is counted and
     timed instead, and the answer is exact.  Where the budget cannot measure the
     pace (the quadrant table of n = 22 and 23 takes seconds to build; beyond
-    n = 23 every piece takes longer than any budget) the time is a range,
+    n = 23 every subproblem takes longer than any budget) the time is a range,
     ``seconds_low`` to ``seconds_high``, and ``budget_needed`` says what budget
     would measure it (0: none).  The errors are one standard error.  Nothing is
     cached: each call probes anew.
@@ -283,7 +283,7 @@ def estimate(
 
     Examples
     --------
-    >>> estimate(8, budget=0.1).solutions  # n <= 12: every task counted whole, exact
+    >>> estimate(8, budget=0.1).solutions  # n <= 12: every subproblem counted whole, exact
     92.0
     >>> estimate(8, workers=0)
     Traceback (most recent call last):
@@ -316,8 +316,8 @@ def _estimate(
 ) -> Estimate:
     # estimate() of checked arguments; with `root`, of the count of its completions
     began = time.perf_counter()
-    tasks: Sequence[Subproblem] = [root] if root is not None else _tasks_of(n, threads)
-    if not tasks:  # no border has a queen on each side: no solution
+    subproblems: Sequence[Subproblem] = [root] if root is not None else _subproblems_of(n, threads)
+    if not subproblems:  # no border has a queen on each side: no solution
         return Estimate(n, 0.0, 0.0, 0.0, 0.0, threads, 0, False, True, unique, cluster or 0)
     import random  # here: importing nqueens stays quick
 
@@ -326,25 +326,25 @@ def _estimate(
     tables = core.Tables()
     stop = bytearray(1)
     counts, times = _Sample(), _Sample(rng)
-    probed = False  # whether any task was too large to count whole
+    probed = False  # whether any subproblem was too large to count whole
     quadrants = root is None and quadrants_apply(n)
     # the probes' share of the budget; the rest measures the pace (the quadrant core
     # needs the more of it: its runs' costs spread widely, the probes' little)
     deadline = began + budget * (_PROBE_SHARE_QUADRANTS if quadrants else 0.5)
-    least = len(tasks) if n <= _WHOLE_MAX_N else _PROBES_MIN
+    least = len(subproblems) if n <= _WHOLE_MAX_N else _PROBES_MIN
     while True:
-        # the tasks in a random order, each once (sampling without replacement); again
+        # the subproblems in a random order, each once (sampling without replacement); again
         # in a new order while time is left, if probes made the estimates random; for
-        # very many tasks, drawn with replacement (no order of them all is made)
-        if len(tasks) <= _SHUFFLED_MAX:
-            order: Iterable[int] = rng.sample(range(len(tasks)), len(tasks))
+        # very many subproblems, drawn with replacement (no order of them all is made)
+        if len(subproblems) <= _SHUFFLED_MAX:
+            order: Iterable[int] = rng.sample(range(len(subproblems)), len(subproblems))
         else:
-            order = (rng.randrange(len(tasks)) for _ in itertools.count())
+            order = (rng.randrange(len(subproblems)) for _ in itertools.count())
         for i in order:
             if len(counts) >= least and time.perf_counter() > deadline:
                 break
-            product, leaf = _probe(tasks[i], rng)
-            probed = probed or leaf is None or len(leaf.rows) > len(tasks[i].rows)
+            product, leaf = _probe(subproblems[i], rng)
+            probed = probed or leaf is None or len(leaf.rows) > len(subproblems[i].rows)
             if leaf is None:
                 counts.add(0.0)
                 times.add(0.0)
@@ -358,18 +358,24 @@ def _estimate(
             if probed and time.perf_counter() <= deadline:
                 continue
         break
-    exact = not probed and len(counts) >= len(tasks)
-    share = 0.0 if probed else len(counts) / len(tasks)  # of the tasks, each counted whole
-    solutions, solutions_error = counts.total(len(tasks), share)
+    exact = not probed and len(counts) >= len(subproblems)
+    share = (
+        0.0 if probed else len(counts) / len(subproblems)
+    )  # of the subproblems, each counted whole
+    solutions, solutions_error = counts.total(len(subproblems), share)
     if probed and not counts.nonzero:
         solutions_error = math.inf  # no probe reached a solution: nothing is known
-    seconds, seconds_error = times.total(len(tasks), share)
+    seconds, seconds_error = times.total(len(subproblems), share)
     paced = False
     spread_over = threads  # the time is divided over them, but the table's build
     low = high = needed = 0.0  # the range where the pace is not measured
     reference = 0  # the board whose pace gave that range
     build = 0.0  # the table's part of the time: built once, on one thread
-    pieces: tuple[float, Sequence[float], int] = (0.0, times.kept, len(tasks))  # table, sample
+    sampled: tuple[float, Sequence[float], int] = (
+        0.0,
+        times.kept,
+        len(subproblems),
+    )  # table, sample
     left = max(budget - (time.perf_counter() - began), budget / 10)
     if quadrants:
         # count() goes by quadrant assembly: its own pace on random row sets
@@ -377,7 +383,7 @@ def _estimate(
         if pace is not None and _reliable(pace):
             paced = True
             seconds, seconds_error, build = pace.seconds, pace.error, pace.build
-            pieces = (pace.build, pace.per_set, pace.population)
+            sampled = (pace.build, pace.per_set, pace.population)
             if cluster is None and _WHOLE_SHARE * seconds <= began + budget - time.perf_counter():
                 # the count itself fits in what is left: counted and timed, on the
                 # threads asked for (small counts lose to threads' start and to each
@@ -388,17 +394,17 @@ def _estimate(
                 solutions, solutions_error, exact, spread_over = float(total), 0.0, True, 1
         else:
             low, high, needed, reference = _quadrant_range(n, solutions, budget, rng)
-    elif isinstance(tasks, list) and solutions > 0 and (root is None or exact):
+    elif isinstance(subproblems, list) and solutions > 0 and (root is None or exact):
         # the core's own pace on whole runs (its tables shared as in count()) beats
         # the probes' times, where each leaf builds its table alone
-        rate = _rate(tasks, left, rng)
+        rate = _rate(subproblems, left, rng)
         paced = rate is not None
         if rate is not None:
             seconds, seconds_error = solutions / rate, solutions_error / rate
         else:  # the probes' own times, each leaf building its table alone: an overstatement
             low, high = seconds / _PROBES_OVERSTATE, seconds
     elif solutions > 0:
-        # count()'s pieces of such a board each take longer than any budget: the pace
+        # count()'s subproblems of such a board each take longer than any budget: the pace
         # of the row-by-row core on a smaller board, and how it may change up to n
         low, high, reference = _row_range(solutions, budget)
     if not paced:
@@ -435,7 +441,7 @@ def _estimate(
                 reference=reference,
             ),
             cluster,
-            pieces,
+            sampled,
             rng,
         )
 
@@ -516,22 +522,24 @@ def check_cluster(cluster: object, threads: int, option: str = "") -> int | None
 
 
 def _on_cluster(
-    here: Estimate, cluster: int, pieces: tuple[float, Sequence[float], int], rng: random.Random
+    here: Estimate, cluster: int, sampled: tuple[float, Sequence[float], int], rng: random.Random
 ) -> Estimate:
     # the estimate `here` (one core) turned into the makespan on `cluster` workers
     from . import makespan as _makespan
-    from .subproblems import quadrant_pieces
+    from .subproblems import quadrant_split_size
     from .workers.engines import UNIT_COST
     from .workers.plan import unit_count
 
-    build, sample, population = pieces
+    build, sample, population = sampled
     work = here.seconds - build
-    tasks = None  # the subproblems, which cap the units (the pieces where they are subproblems)
+    subproblems = (
+        None  # the subproblems, which cap the units (the row sets where they are subproblems)
+    )
     if quadrants_apply(here.n):
-        tasks = quadrant_pieces(here.n)  # about so many, never fewer (more at n = 20)
-        if unit_count(work, cluster, UNIT_COST) > tasks:
-            tasks = sum(1 for _ in _assembly.tasks(here.n, tasks))
-    units, makespan = _makespan.simulate(work, population, sample, build, cluster, rng, tasks)
+        subproblems = quadrant_split_size(here.n)  # about so many, never fewer (more at n = 20)
+        if unit_count(work, cluster, UNIT_COST) > subproblems:
+            subproblems = sum(1 for _ in _assembly.subproblems(here.n, subproblems))
+    units, makespan = _makespan.simulate(work, population, sample, build, cluster, rng, subproblems)
     scale = makespan / here.seconds if here.seconds > 0 else 0.0
     return here._replace(
         seconds=makespan,
@@ -544,10 +552,10 @@ def _on_cluster(
     )
 
 
-# more tasks than this are drawn with replacement
+# more subproblems than this are drawn with replacement
 _SHUFFLED_MAX = 10**5
 
-# the tasks of a board up to this n (at most 730 natively, 3,993 in Python with 16
+# the subproblems of a board up to this n (at most 730 natively, 3,993 in Python with 16
 # threads or more, at n = 12; milliseconds natively, 0.2 s in Python) are all counted
 # before the probes look at the clock: a small board's estimate is exact however slow
 # the machine is at the moment; of a larger one, at least _PROBES_MIN
@@ -565,7 +573,7 @@ def check_budget(budget: object) -> float:
 
 
 class _Borders(Sequence[Subproblem]):
-    """The canonical borders of a large board as tasks, each made when drawn: a
+    """The canonical borders of a large board as subproblems, each made when drawn: a
     probe looks at a few of them, and making them all would take seconds and GBs."""
 
     def __init__(self, n: int) -> None:
@@ -588,25 +596,25 @@ class _Borders(Sequence[Subproblem]):
         return Subproblem(n, weight, *zip(*sorted(queens)))
 
 
-def _tasks_of(n: int, threads: int) -> Sequence[Subproblem]:
+def _subproblems_of(n: int, threads: int) -> Sequence[Subproblem]:
     # count()'s own subproblems where there are few enough to make; else its borders
     if n < _LAZY_FROM_N and not quadrants_apply(n):
-        return split(n, None, threads * TASKS_PER_WORKER)[1]
+        return split(n, None, threads * SUBPROBLEMS_PER_WORKER)[1]
     return _Borders(n)
 
 
-# from this n on count()'s split makes 10**5 tasks or more (their making would take
+# from this n on count()'s split makes 10**5 subproblems or more (their making would take
 # much of a small budget), and wherever count() goes by quadrants (the pace comes
 # from the quadrant core): the probes start from the canonical borders instead,
 # made only when drawn (the estimator stays unbiased; n <= 15 counts them whole)
 _LAZY_FROM_N = 20
 
 
-def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float | None:
-    # solutions a second of the core on one thread, from runs of tasks (as count()
+def _rate(subproblems: list[Subproblem], budget: float, rng: random.Random) -> float | None:
+    # solutions a second of the core on one thread, from runs of subproblems (as count()
     # runs them) taken at random for about budget seconds; None if fewer than _PACE_RUNS finished
-    starts = runs(tasks)
-    spans = list(zip(starts, [*starts[1:], len(tasks)]))
+    starts = runs(subproblems)
+    spans = list(zip(starts, [*starts[1:], len(subproblems)]))
     stop = bytearray(1)
     timer = threading.Timer(budget, stop.__setitem__, (0, 1))
     timer.start()
@@ -615,7 +623,7 @@ def _rate(tasks: list[Subproblem], budget: float, rng: random.Random) -> float |
         for i in rng.sample(range(len(spans)), len(spans)):
             first, end = spans[i]
             began = time.perf_counter()
-            results = count_run(tasks[first:end], stop)
+            results = count_run(subproblems[first:end], stop)
             if stop[0]:  # cut short: its counts are partial
                 break
             spent += time.perf_counter() - began
@@ -677,10 +685,12 @@ def _quadrant_pace(n: int, budget: float, rng: random.Random) -> _Pace | None:
             index = bisect.bisect_right(starts, place) - 1
             first = place - starts[index]
             end = min(sizes[index], first + length)
-            task = _assembly.RowSets(index, first, end)
+            subproblem = _assembly.RowSets(index, first, end)
             for done in itertools.count(1):
                 clock = time.thread_time()
-                value = _assembly.count_tasks(quarter, jobs, [task], stop, per_thread)[0]
+                value = _assembly.count_subproblems(quarter, jobs, [subproblem], stop, per_thread)[
+                    0
+                ]
                 cost = time.thread_time() - clock
                 if not passes:
                     cheap = cost < budget * _WARM_SHARE or not small
@@ -828,7 +838,7 @@ _KEPT = 10_000  # the probes' times kept for a cluster's simulation
 
 
 def _sample_total(values: list[float], population: int, share: float) -> tuple[float, float]:
-    # the estimate of a total over `population` tasks from a sample of them (their
+    # the estimate of a total over `population` subproblems from a sample of them (their
     # share, when each was counted whole: its error shrinks to 0 as it reaches 1)
     if share >= 1:
         return float(sum(values)), 0.0

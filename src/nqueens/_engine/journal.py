@@ -1,10 +1,10 @@
 """A SQLite journal of finished subproblems, so that a count survives any interruption.
 
-Each finished task's count is committed as it arrives (write-ahead log, so
+Each finished subproblem's count is committed as it arrives (write-ahead log, so
 a kill -9 loses nothing that was committed), with the release and the core
 that counted it and whether it was verified (counted twice alike).  The
 journal records what it belongs to: n, the placed queens, the split (depth,
-number of tasks and a digest of the task list), whether unique was asked
+number of subproblems and a digest of the subproblem list), whether unique was asked
 and the package version.  A resumed count takes the recorded split,
 whatever its workers; opening a journal for another count is refused, and a
 file that is not an nqueens journal is reported and never written to.
@@ -12,8 +12,8 @@ file that is not an nqueens journal is reported and never written to.
 Nothing in it is taken on trust: the header carries a checksum of its
 fields, each row a checksum of its fields and of the header's, and the
 header the number of rows and the sum of their checksums, updated in the
-row's own transaction.  A row whose task is not of the split, whose count
-is not a plain decimal within the task's bound, or whose checksum is off, a
+row's own transaction.  A row whose subproblem is not of the split, whose count
+is not a plain decimal within the subproblem's bound, or whose checksum is off, a
 row added or removed, or a header changed, makes the journal refused as
 damaged, before anything is summed.  (The checksums catch edits and damage,
 not a forger who recomputes them: they are not keyed.)
@@ -63,7 +63,7 @@ except ImportError:  # pragma: no cover - not on POSIX: threads are still kept a
 _MAGIC = "nqueens-journal-2"
 _OLD_MAGIC = "nqueens-journal-1"
 # what the header names, in this order in its checksum
-_HEADER = ("format", "n", "root", "depth", "tasks", "split", "unique", "version")
+_HEADER = ("format", "n", "root", "depth", "subproblems", "split", "unique", "version")
 _DECIMAL = re.compile(r"[0-9]+")
 _MOD = 2**64
 
@@ -107,7 +107,7 @@ _WRITE_ERRORS = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQ
 
 
 class Row(NamedTuple):
-    """One finished task as the journal holds it."""
+    """One finished subproblem as the journal holds it."""
 
     value: int  # its weighted count
     version: str  # the release that counted it
@@ -120,12 +120,12 @@ def _digest(*fields: object) -> str:
     return hashlib.sha256("\x1f".join(map(str, fields)).encode()).hexdigest()[:16]
 
 
-def split_digest(tasks: Sequence[tuple[Any, ...]]) -> str:
-    """A short fingerprint of a task list: two splits match only if it matches."""
+def split_digest(subproblems: Sequence[tuple[Any, ...]]) -> str:
+    """A short fingerprint of a subproblem list: two splits match only if it matches."""
     _load()
     digest = hashlib.sha256()
-    for task in tasks:
-        digest.update(repr(tuple(task)).encode())
+    for subproblem in subproblems:
+        digest.update(repr(tuple(subproblem)).encode())
     return digest.hexdigest()[:32]
 
 
@@ -159,7 +159,7 @@ def check_path(path: object) -> str:
 
 
 class Journal:
-    """The finished tasks of one count, kept in a SQLite file, held by this count alone.
+    """The finished subproblems of one count, kept in a SQLite file, held by this count alone.
 
     Opening checks the file and reads its header; bind() then creates the
     header for a new journal, or checks it against the split of this count.
@@ -274,7 +274,9 @@ class Journal:
         for a new journal."""
         return None if self.meta is None else self.meta.get("root")
 
-    def bind(self, depth: int, tasks: Sequence[tuple[Any, ...]], unique: bool, root: str) -> None:
+    def bind(
+        self, depth: int, subproblems: Sequence[tuple[Any, ...]], unique: bool, root: str
+    ) -> None:
         """Create the header of a new journal, in one transaction, or check that
         an existing one records this split of this count."""
         expected = {
@@ -282,10 +284,10 @@ class Journal:
             "n": str(self.n),
             "root": root,
             "depth": str(depth),
-            "tasks": str(len(tasks)),
-            "split": split_digest(tasks),
+            "subproblems": str(len(subproblems)),
+            "split": split_digest(subproblems),
         }
-        self._tasks = len(tasks)
+        self._subproblems = len(subproblems)
         if self.meta is None:
             meta = {**expected, "unique": str(unique), "version": __version__}
             meta["header"] = _digest(*(meta[k] for k in _HEADER))
@@ -294,7 +296,7 @@ class Journal:
                 self._sql("BEGIN IMMEDIATE")
                 self._sql("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 self._sql(
-                    "CREATE TABLE done (task INTEGER PRIMARY KEY, count TEXT NOT NULL, "
+                    "CREATE TABLE done (subproblem INTEGER PRIMARY KEY, count TEXT NOT NULL, "
                     "version TEXT NOT NULL, core TEXT NOT NULL, verified INTEGER NOT NULL, "
                     "checksum TEXT NOT NULL)"
                 )
@@ -305,7 +307,7 @@ class Journal:
             self.meta = meta
             self._rows, self._sum = 0, 0
             return
-        for key in ("n", "root", "depth", "tasks", "split"):
+        for key in ("n", "root", "depth", "subproblems", "split"):
             if self.meta.get(key) != expected[key]:
                 raise JournalError(
                     f"{self.path} journals another count ({key} {self.meta.get(key) or 'none'}, "
@@ -320,27 +322,29 @@ class Journal:
     def _sql(self, statement: str, *args: Any) -> sqlite3.Cursor:
         return self._db_or_fail().execute(statement, *args)
 
-    def _check(self, task: int, count: str, version: str, core: str, verified: int) -> str:
+    def _check(self, subproblem: int, count: str, version: str, core: str, verified: int) -> str:
         assert self.meta is not None
-        return _digest(self.meta["header"], task, count, version, core, verified)
+        return _digest(self.meta["header"], subproblem, count, version, core, verified)
 
     def finished(self, bound: Callable[[int], int]) -> dict[int, Row]:
-        """task index -> its row, for every task already done; every row checked
-        (its task of the split, a plain decimal count at most bound(task), its
+        """subproblem index -> its row, for every subproblem already done; every row checked
+        (its subproblem of the split, a plain decimal count at most bound(subproblem), its
         checksum) and the rows against the header's tally, or JournalError."""
         assert self.meta is not None, "bind() first"
         try:
             rows = self._sql(
-                "SELECT task, count, version, core, verified, checksum FROM done"
+                "SELECT subproblem, count, version, core, verified, checksum FROM done"
             ).fetchall()
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path} cannot be read ({exc})") from None
         found: dict[int, Row] = {}
         total = 0
-        for task, text, version, core, verified, checksum in rows:
-            if type(task) is not int or not 0 <= task < self._tasks:
-                raise self._damaged(f"a row for task {task!r}, which the split does not have")
-            limit = bound(task)
+        for subproblem, text, version, core, verified, checksum in rows:
+            if type(subproblem) is not int or not 0 <= subproblem < self._subproblems:
+                raise self._damaged(
+                    f"a row for subproblem {subproblem!r}, which the split does not have"
+                )
+            limit = bound(subproblem)
             if (
                 not isinstance(text, str)
                 or len(text) > len(str(limit))
@@ -348,50 +352,51 @@ class Journal:
                 or int(text) > limit
             ):
                 raise self._damaged(
-                    f"task {task}'s count {short_repr(text, 40)} cannot be its count"
+                    f"subproblem {subproblem}'s count {short_repr(text, 40)} cannot be its count"
                 )
             if not (isinstance(version, str) and isinstance(core, str) and verified in (0, 1)):
-                raise self._damaged(f"task {task}'s row is malformed")
-            if checksum != self._check(task, text, version, core, verified):
-                raise self._damaged(f"task {task}'s row does not match its checksum")
-            found[task] = Row(int(text), version, core, bool(verified))
+                raise self._damaged(f"subproblem {subproblem}'s row is malformed")
+            if checksum != self._check(subproblem, text, version, core, verified):
+                raise self._damaged(f"subproblem {subproblem}'s row does not match its checksum")
+            found[subproblem] = Row(int(text), version, core, bool(verified))
             total = (total + int(checksum, 16)) % _MOD
         if self.meta.get("rows") != str(len(found)) or self.meta.get("sum") != str(total):
             raise self._damaged("rows were added or removed")
         self._rows, self._sum = len(found), total
         return found
 
-    def record(self, task: int, count: int, core: str, verified: bool, version: str) -> None:
-        """Commit one finished task, and the header's tally, in one transaction
+    def record(self, subproblem: int, count: int, core: str, verified: bool, version: str) -> None:
+        """Commit one finished subproblem, and the header's tally, in one transaction
         (counts are stored as text: they may pass 2**63)."""
         text, flag = str(count), int(verified)
-        checksum = self._check(task, text, version, core, flag)
+        checksum = self._check(subproblem, text, version, core, flag)
         rows, total = self._rows + 1, (self._sum + int(checksum, 16)) % _MOD
         self._write(
             [
                 (
                     "INSERT INTO done VALUES (?, ?, ?, ?, ?, ?)",
-                    (task, text, version, core, flag, checksum),
+                    (subproblem, text, version, core, flag, checksum),
                 )
             ],
             rows,
             total,
         )
 
-    def forget(self, tasks: Sequence[int]) -> None:
+    def forget(self, subproblems: Sequence[int]) -> None:
         """Remove some rows (counts found wrong after they were committed), with the tally."""
         statements: list[tuple[str, tuple[Any, ...]]] = []
         rows, total = self._rows, self._sum
-        for task in tasks:
+        for subproblem in subproblems:
             try:
                 row = self._sql(
-                    "SELECT count, version, core, verified FROM done WHERE task = ?", (task,)
+                    "SELECT count, version, core, verified FROM done WHERE subproblem = ?",
+                    (subproblem,),
                 ).fetchone()
             except sqlite3.Error as exc:
                 raise JournalWriteError(f"{self.path} cannot be read ({exc})") from None
             if row is not None:
-                statements.append(("DELETE FROM done WHERE task = ?", (task,)))
-                rows, total = rows - 1, (total - int(self._check(task, *row), 16)) % _MOD
+                statements.append(("DELETE FROM done WHERE subproblem = ?", (subproblem,)))
+                rows, total = rows - 1, (total - int(self._check(subproblem, *row), 16)) % _MOD
         if statements:
             self._write(statements, rows, total)
 

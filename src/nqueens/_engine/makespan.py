@@ -4,17 +4,17 @@ count(n, workers=client) on K workers cuts the split into the units that
 ``unit_count`` gives (each a like sample of the whole; at odd n, of blocks of
 a cross's runs, which the simulation does not model: it draws every unit from
 the same sample), and a Dask scheduler hands them out.  The simulation takes
-the work W (seconds of one core), a sample of the seconds of one piece of it (a
+the work W (seconds of one core), a sample of the seconds of one item of it (a
 row set of the quadrant method or a subproblem), and:
 
-- a unit's time is the sum of its pieces' times, drawn from the sample (up to
-  _DRAWN pieces; beyond, by the normal law of such a sum), scaled with the other
+- a unit's time is the sum of its items' times, drawn from the sample (up to
+  _DRAWN items; beyond, by the normal law of such a sum), scaled with the other
   units' so that together they make the work W (a random total would let one
   worker finish before W), plus ENGINE_COST,
   what Dask costs a unit (a no-op mapped over 5,000 items on a 2-worker
   LocalCluster here: 3.7 ms);
 - the scheduler hands out at most one unit every SCHEDULER_COST seconds (Dask's
-  own guidance: about 1 ms of scheduler time a task);
+  own guidance: about 1 ms of scheduler time a subproblem);
 - each worker starts once it has built its table;
 - list scheduling: each unit goes to the worker that is free first.
 
@@ -41,23 +41,23 @@ ENGINE_COST = 0.0037
 """Seconds a unit costs Dask: a no-op mapped over 5,000 items by a 2-worker LocalCluster here."""
 SCHEDULER_COST = 0.001
 """Seconds of the scheduler's own time a unit (Dask's guidance): one unit handed out at a time."""
-# units of up to this many pieces are drawn piece by piece from the sample
+# units of up to this many items are drawn item by item from the sample
 _DRAWN = 16
 
 
 def simulate(
     work: float,
-    pieces: int,
+    population: int,
     times: Sequence[float],
     built: float,
     workers: int,
     rng: random.Random,
-    tasks: int | None = None,
+    subproblems: int | None = None,
 ) -> tuple[int, float]:
     """(units, makespan in seconds) of a count of `work` seconds of one core, made of
-    `pieces` pieces like the sample `times`, on `workers` workers that each start
-    after `built` seconds; `tasks`, the subproblems of the split (default: the
-    pieces), caps the units.
+    `population` items like the sample `times`, on `workers` workers that each start
+    after `built` seconds; `subproblems`, the subproblems of the split (default: the
+    population), caps the units.
 
     100 s of work on 4 workers: sqrt(100 * 4 / (2 * 0.01)) = 142 units, in whole rounds
     of 4, and a quarter of the work each, plus what its 36 units cost:
@@ -67,15 +67,20 @@ def simulate(
     >>> units, round(makespan, 1)
     (144, 25.1)
     """
-    if pieces <= 0 or work <= 0 or not times:
+    if population <= 0 or work <= 0 or not times:
         return 0, 0.0
-    units = max(1, min(pieces if tasks is None else tasks, unit_count(work, workers, UNIT_COST)))
-    mean = work / pieces  # the sample's mean, scaled to the work (W may come from elsewhere)
+    units = max(
+        1,
+        min(
+            population if subproblems is None else subproblems, unit_count(work, workers, UNIT_COST)
+        ),
+    )
+    mean = work / population  # the sample's mean, scaled to the work (W may come from elsewhere)
     scale = mean / statistics.fmean(times) if statistics.fmean(times) > 0 else 0.0
     spread = statistics.pstdev(times) * scale
     drawn = []
     for k in range(units):
-        size = pieces // units + (1 if k < pieces % units else 0)
+        size = population // units + (1 if k < population % units else 0)
         if size <= _DRAWN:
             drawn.append(sum(rng.choice(times) for _ in range(size)) * scale)
         else:

@@ -1,6 +1,6 @@
-"""Run independent tasks on threads that each call the GIL-free core.
+"""Run independent subproblems on threads that each call the GIL-free core.
 
-Threads take the next task as they finish the last, so none idles while
+Threads take the next subproblem as they finish the last, so none idles while
 work is left, and hand each result back to the calling thread, which does
 the bookkeeping (journal, progress).  The calling thread only ever waits in
 short slices, so that Ctrl-C reaches it at once; it then raises the stop
@@ -22,20 +22,20 @@ WAIT_SLICE = 0.05
 """How long a waiting thread sleeps at a time, in seconds: a Ctrl-C is honoured within it."""
 
 
-def run_tasks(
+def run_subproblems(
     func: Callable[[Sequence[T], bytearray], list[int]],
-    tasks: Sequence[T],
+    subproblems: Sequence[T],
     workers: int,
     each: bool = True,
     starts: Sequence[int] | None = None,
 ) -> Iterator[tuple[int, int]]:
-    """Yield (index, result) for every task, in the order they finish, where
-    func(tasks[i:j], stop) gives the results of a run of neighbouring tasks:
-    from each of `starts` (default: every task) to the next.  The core
+    """Yield (index, result) for every subproblem, in the order they finish, where
+    func(subproblems[i:j], stop) gives the results of a run of neighbouring subproblems:
+    from each of `starts` (default: every subproblem) to the next.  The core
     reuses work within a run, and releases the GIL once for it.
 
     With each=False, yield (-1, subtotal) once per thread instead: the sum of
-    its tasks' results, without a hand-off to the caller per task.
+    its subproblems' results, without a hand-off to the caller per subproblem.
     """
     stop = bytearray(1)
     # The workers hand their results over without waiting on anything the calling
@@ -48,9 +48,9 @@ def run_tasks(
     finished: collections.deque[tuple[int, int] | BaseException | None] = collections.deque()
     wake = threading.Lock()
     wake.acquire()
-    lock = threading.Lock()  # the workers' own, for the next run of tasks
-    bounds = list(range(len(tasks))) if starts is None else list(starts)
-    pending = iter(zip(bounds, [*bounds[1:], len(tasks)]))
+    lock = threading.Lock()  # the workers' own, for the next run of subproblems
+    bounds = list(range(len(subproblems))) if starts is None else list(starts)
+    pending = iter(zip(bounds, [*bounds[1:], len(subproblems)]))
 
     def hand(item: tuple[int, int] | BaseException | None) -> None:
         finished.append(item)
@@ -67,7 +67,7 @@ def run_tasks(
                     if not each:
                         hand((-1, subtotal))
                     return
-                results = func(tasks[first:end], stop)
+                results = func(subproblems[first:end], stop)
                 if stop[0]:  # a stopped search returns partial counts
                     return
                 if each:
@@ -83,7 +83,7 @@ def run_tasks(
 
     threads = [
         threading.Thread(target=work, name=f"nqueens-{k}", daemon=True)
-        for k in range(max(1, min(workers, len(tasks))))
+        for k in range(max(1, min(workers, len(subproblems))))
     ]
     running = 0
     try:

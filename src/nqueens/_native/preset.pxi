@@ -479,10 +479,10 @@ cdef object _count_preset_entry(int n, rows, cols, const unsigned char[::1] stop
 
 @cython.boundscheck(True)
 @cython.wraparound(True)
-def count_each(tasks, const unsigned char[::1] stop not None, Tables tables not None):
+def count_each(subproblems, const unsigned char[::1] stop not None, Tables tables not None):
     """[count_preset(n, rows, cols, stop, -1, tables) for (n, _, rows, cols)
-    in tasks], in one call without the GIL."""
-    cdef Py_ssize_t count = len(tasks), t, at = 0
+    in subproblems], in one call without the GIL."""
+    cdef Py_ssize_t count = len(subproblems), t, at = 0
     cdef int k
     cdef int r[_MAX_N]
     cdef int c[_MAX_N]
@@ -501,20 +501,20 @@ def count_each(tasks, const unsigned char[::1] stop not None, Tables tables not 
         if n == NULL or size == NULL or found == NULL:
             raise MemoryError
         for t in range(count):
-            size[t] = min(len(tasks[t][2]), _MAX_N)
+            size[t] = min(len(subproblems[t][2]), _MAX_N)
             at += size[t]
         queens = <int *>calloc(2 * at + 1, sizeof(int))
         if queens == NULL:
             raise MemoryError
         at = 0
         for t in range(count):
-            # each task read once more, checked, and copied into the room
+            # each subproblem read once more, checked, and copied into the room
             # that the first pass made for it
-            task = tasks[t]
-            n[t] = _int(task[0])
-            k = _load_queens(n[t], task[2], task[3], r, c)
+            subproblem = subproblems[t]
+            n[t] = _int(subproblem[0])
+            k = _load_queens(n[t], subproblem[2], subproblem[3], r, c)
             if k != size[t]:
-                raise ValueError("a task changed while it was read")
+                raise ValueError("a subproblem changed while it was read")
             memcpy(&queens[at], r, k * sizeof(int))
             memcpy(&queens[at + k], c, k * sizeof(int))
             at += 2 * k

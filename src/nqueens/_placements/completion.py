@@ -4,7 +4,7 @@ Counting and listing completions is NP-complete in general (Gent, Jefferson
 and Nightingale, "Complexity of n-Queens Completion", JAIR 2017): some
 instances are answered at once, others take as long as any search.  The
 placed queens are checked here, once; count() hands them to the core as a
-subproblem (split into tasks like a plain count), and solutions() to the
+subproblem (split into subproblems like a plain count), and solutions() to the
 core's walk, whose rows then allow only the squares they leave free.  Boards
 beyond MAX_N are walked in Python on integers of any size.
 """

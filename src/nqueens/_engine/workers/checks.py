@@ -6,7 +6,7 @@ Nothing a worker returns is taken on trust:
   another n, a shifted range), repeated, missing or malformed is refused;
 - each count must keep what the mathematics gives for free: a whole multiple of its
   subproblem's weight (the orbit it stands for), at least 0 and at most the
-  subproblem's bound from the split (``subproblems.task_bound``);
+  subproblem's bound from the split (``subproblems.subproblem_bound``);
 - the subproblems the plan counts twice (plan.py) must agree: as the first results
   come in, one subproblem of each is counted in this process until one that has a
   solution agrees (no result is handed on before, so that an executor wrong on every
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..._validate import short_repr
-from ..subproblems import Task, task_bound
+from ..subproblems import AnySubproblem, subproblem_bound
 from .engines import Futures, engine
 from .ledger import Forked, Shared
 from .messages import ExecutorError, Finished, Unit, parse
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 def results(
     pool: Any,
-    tasks: Sequence[Task],
+    subproblems: Sequence[AnySubproblem],
     pending: list[int],
     verify: float,
     local: Callable[[Unit], list[int]] | None,
@@ -45,7 +45,7 @@ def results(
     ready: Callable[[], bool] | None = None,
     forked: Callable[[], Any] | None = None,
 ) -> Iterator[Finished]:
-    """Every pending task's count, counted by `pool`, as results arrive: checked,
+    """Every pending subproblem's count, counted by `pool`, as results arrive: checked,
     and verified as the module says (`local` counts a unit in this process, once
     `ready` has made that possible (False: it cannot); None sends every check
     through the workers).  `forked`, for a pool that forks at its first submit:
@@ -53,10 +53,10 @@ def results(
     planned, just before the fork; the processes then take the units through
     shared memory (Forked)."""
     flow = engine(pool)
-    layout = Layout(flow, tasks, pending, verify, local, ready, rng, units)
+    layout = Layout(flow, subproblems, pending, verify, local, ready, rng, units)
     if forked is not None and isinstance(flow, Futures):
         layout.flow = flow = Forked(flow.executor, flow.name, forked, layout.count_here)
-    elif Shared.serves(flow, tasks):
+    elif Shared.serves(flow, subproblems):
         layout.flow = flow = Shared.of(flow, layout)
     name = flow.name
     if not pending:
@@ -65,15 +65,16 @@ def results(
     gate: bool | None = None  # closed until a check with a solution agrees (set at the first)
     tries = 0
     waiting: list[Finished] = []
-    held: dict[int, Finished] = {}  # first counts of tasks counted twice, waiting
+    held: dict[int, Finished] = {}  # first counts of subproblems counted twice, waiting
     seconds_first: dict[int, int] = {}  # second counts that came before the first
     answered: set[int] = set()
 
     def compare(first: Finished, value: int, where: str) -> Finished:
         if first.value != value:
             raise ExecutorError(
-                f"workers {name} counted task {first.task} ({short_repr(tasks[first.task])}) as "
-                f"{first.value:,}, and {where} as {value:,}: a worker gives wrong counts"
+                f"workers {name} counted subproblem {first.subproblem} "
+                f"({short_repr(subproblems[first.subproblem])}) as {first.value:,}, and "
+                f"{where} as {value:,}: a worker gives wrong counts"
             )
         return first._replace(verified=True)
 
@@ -86,7 +87,7 @@ def results(
         if position in answered:
             raise ExecutorError(f"workers {name} returned the result of a unit twice")
         unit = laid.payloads[position]
-        version, core, counts = checked_counts(name, tasks, unit, answer)
+        version, core, counts = checked_counts(name, subproblems, unit, answer)
         answered.add(position)
         if laid.again[position]:
             for index, value in zip(unit.indices, counts):
@@ -102,19 +103,19 @@ def results(
         firsts = [Finished(i, v, core, False, version) for i, v in zip(unit.indices, counts)]
         if gate:
             solved = [f for f in firsts if f.value]
-            known = [f for f in solved if f.task in here]
+            known = [f for f in solved if f.subproblem in here]
             if known:
                 gate = False  # compared below, before anything is handed on
             else:
                 probe = rng.choice(solved or firsts)
-                value = local(Unit((probe.task,), (tasks[probe.task],)))[0]  # type: ignore[misc]
-                here[probe.task] = value
+                value = local(Unit((probe.subproblem,), (subproblems[probe.subproblem],)))[0]  # type: ignore[misc]
+                here[probe.subproblem] = value
                 tries += 1
                 gate = not (value or tries >= GATE_TRIES)
                 compare(probe, value, "this process")
         kept: list[Finished] = []
         for first in firsts:
-            index = first.task
+            index = first.subproblem
             if index in here:
                 first = compare(first, here[index], "this process")
             if index in twice:
@@ -136,25 +137,29 @@ def results(
 
 
 def checked_counts(
-    name: str, tasks: Sequence[Task], unit: Unit, answer: Any
+    name: str, subproblems: Sequence[AnySubproblem], unit: Unit, answer: Any
 ) -> tuple[str, str, tuple[int, ...]]:
     """(version, core, counts) of the answer to `unit`, refused if it is malformed, of
-    another release, for other tasks than the unit's, or not a possible count."""
+    another release, for other subproblems than the unit's, or not a possible count."""
     version, core, counted, indices, counts = parse(name, answer)
     try:  # the echoes are the workers' objects: their comparison may raise
-        other = indices != unit.indices or bool(counted != unit.tasks)
+        other = indices != unit.indices or bool(counted != unit.subproblems)
     except Exception:
         other = True
     if other:
         raise ExecutorError(
-            f"workers {name} returned a result for other tasks than those it was given "
-            f"(tasks {short_repr(indices)}: {short_repr(counted)})"
+            f"workers {name} returned a result for other subproblems than those it was given "
+            f"(subproblems {short_repr(indices)}: {short_repr(counted)})"
         )
     for index, value in zip(indices, counts):
-        task = tasks[index]
-        if type(value) is not int or not 0 <= value <= task_bound(task) or value % task.weight:
+        subproblem = subproblems[index]
+        if (
+            type(value) is not int
+            or not 0 <= value <= subproblem_bound(subproblem)
+            or value % subproblem.weight
+        ):
             raise ExecutorError(
-                f"workers {name} returned {short_repr(value)} for task {index}, which cannot be "
-                "its count"
+                f"workers {name} returned {short_repr(value)} for subproblem {index}, which "
+                "cannot be its count"
             )
     return version, core, counts

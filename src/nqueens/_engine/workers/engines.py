@@ -28,7 +28,7 @@ from .messages import BrokenWorkers, ExecutorError, Unit, count_numbered, count_
 def forks_at_submit(workers: object) -> bool:
     """Whether `workers` (or the pool of its bound map) is a process pool that forks
     its processes from this process at its next submit (the standard library's
-    ProcessPoolExecutor on the "fork" start method, before its first task): what
+    ProcessPoolExecutor on the "fork" start method, before its first subproblem): what
     this process holds then, they hold too."""
     flow = engine(workers)
     pool = flow.executor if isinstance(flow, Futures) else None
@@ -232,7 +232,7 @@ class Pool(Engine):
 
 class Map(Engine):
     """Any map-like callable: workers(count_unit, units), a call at a time, one ahead;
-    results are matched to their units by their tasks."""
+    results are matched to their units by their subproblems."""
 
     def __init__(self, func: Callable[..., Iterable[Any]], name: str) -> None:
         super().__init__(name)
@@ -270,12 +270,12 @@ class Map(Engine):
                 indices = parse(self.name, answer)[3]
                 if not indices or indices[0] not in owner:
                     raise ExecutorError(
-                        f"workers {self.name} returned a result for a task it was not given"
+                        f"workers {self.name} returned a result for a subproblem it was not given"
                     )
                 position = owner[indices[0]]
                 if position in seen:
                     raise ExecutorError(
-                        f"workers {self.name} returned the result of task {indices[0]} twice"
+                        f"workers {self.name} returned the result of subproblem {indices[0]} twice"
                     )
                 seen.add(position)
                 yield position, answer

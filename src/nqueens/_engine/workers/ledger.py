@@ -32,7 +32,7 @@ from .engines import Engine, Futures, Pool, is_broken
 from .messages import ExecutorError, Unit, UnitResult, other_release, result_of
 
 if TYPE_CHECKING:
-    from ..subproblems import Task
+    from ..subproblems import AnySubproblem
     from .plan import Layout
 
 
@@ -154,8 +154,8 @@ class Shared(LedgerPool):
     every call has opened it (or as the count ends)."""
 
     @staticmethod
-    def serves(flow: Engine, tasks: Sequence[Task]) -> bool:
-        if not (tasks and isinstance(tasks[0], QuadrantTask) and has_flock()):
+    def serves(flow: Engine, subproblems: Sequence[AnySubproblem]) -> bool:
+        if not (subproblems and isinstance(subproblems[0], QuadrantTask) and has_flock()):
             return False
         if type(flow) is Futures:
             futures = sys.modules.get("concurrent.futures")
@@ -333,7 +333,7 @@ def count_shared(
             log = Ledger(memory, [len(unit.indices) for unit in units], _FileLock(handle))
             try:
                 counted = log.take(
-                    lambda item: units[item].tasks,
+                    lambda item: units[item].subproblems,
                     None,
                     lambda: os.getppid() == parent and _exists(client),
                 )
@@ -380,13 +380,13 @@ class Ledger:
 
     @classmethod
     def size(cls, sizes: Sequence[int], calls: int) -> int:
-        """The bytes of the memory for units of these sizes (tasks each), and `calls`
+        """The bytes of the memory for units of these sizes (subproblems each), and `calls`
         calls."""
         return 8 * (cls.HEAD + calls + len(sizes) + sum(sizes))
 
     def take(
         self,
-        tasks_of: Callable[[int], Sequence[Task]],
+        subproblems_of: Callable[[int], Sequence[AnySubproblem]],
         quarter: Any,
         alive: Callable[[], bool],
         last: Callable[[], Any] | None = None,
@@ -402,7 +402,7 @@ class Ledger:
             if call < self.calls:  # (a call more than planned is not watched)
                 words[self.HEAD + call] = os.getpid()
         try:
-            return self._take(tasks_of, quarter, alive, last)
+            return self._take(subproblems_of, quarter, alive, last)
         finally:
             if call < self.calls:
                 with lock:
@@ -410,7 +410,7 @@ class Ledger:
 
     def _take(
         self,
-        tasks_of: Callable[[int], Sequence[Task]],
+        subproblems_of: Callable[[int], Sequence[AnySubproblem]],
         quarter: Any,
         alive: Callable[[], bool],
         last: Callable[[], Any] | None,
@@ -425,7 +425,7 @@ class Ledger:
                 words[1] = item + 1
             # (the core reads the first byte of any buffer as its stop flag; the
             # working memory is the process's, kept for its next count as count_unit's)
-            counts = count_run(tasks_of(item), cast("bytearray", stop), quarter)
+            counts = count_run(subproblems_of(item), cast("bytearray", stop), quarter)
             if stop[0]:  # a stopped search returns partial counts
                 break
             first = self.counts_at + self.starts[item]
@@ -496,7 +496,7 @@ class ForkedLedger:
             return 0  # (count_forked says which)
         payloads, order, parent = self.payloads, self.order, self.parent
         return self.log.take(
-            lambda item: payloads[order[item]].tasks,
+            lambda item: payloads[order[item]].subproblems,
             self.quarter,
             lambda: os.getppid() == parent,
             self.ended.release,

@@ -18,7 +18,7 @@ from ... import _select, _version
 from ..._validate import short_repr
 from .. import assembly as _assembly
 from ..assembly import Checked, QuadrantTask
-from ..subproblems import Task, as_task, count_run
+from ..subproblems import AnySubproblem, as_subproblem, count_run
 
 
 class ExecutorError(RuntimeError):
@@ -32,39 +32,39 @@ class BrokenWorkers(ExecutorError):
 
 
 class Unit(NamedTuple):
-    """What the workers count in one call of the function they are handed: tasks,
-    with their indices, so that every result comes back with its tasks' identity."""
+    """What the workers count in one call of the function they are handed: subproblems,
+    with their indices, so that every result comes back with its subproblems' identity."""
 
     indices: tuple[int, ...]
-    tasks: tuple[Task, ...]
+    subproblems: tuple[AnySubproblem, ...]
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # quadrant tasks of one n (every unit of a split by quadrants) travel as the
+        # quadrant subproblems of one n (every unit of a split by quadrants) travel as the
         # bytes of their (cross, first, end), 4 each (32-bit, little-endian: a row
         # set's rank is below 2**20 for n <= 23), and are checked in one pass
-        # where they land, once (each task pickled itself, was checked as it was
+        # where they land, once (each subproblem pickled itself, was checked as it was
         # unpickled and again by count_unit)
-        tasks = cast("tuple[QuadrantTask, ...]", self.tasks)
-        if tasks and type(tasks[0]) is QuadrantTask:
-            n = tasks[0][0]
-            if all(type(t) is QuadrantTask and t[0] == n for t in tasks):
+        subproblems = cast("tuple[QuadrantTask, ...]", self.subproblems)
+        if subproblems and type(subproblems[0]) is QuadrantTask:
+            n = subproblems[0][0]
+            if all(type(t) is QuadrantTask and t[0] == n for t in subproblems):
                 try:
-                    triples = array.array("i", [v for t in tasks for v in t[1:]])
-                except OverflowError:  # not a task of any split: pickled as it is
-                    return (Unit, (self.indices, self.tasks))
+                    triples = array.array("i", [v for t in subproblems for v in t[1:]])
+                except OverflowError:  # not a subproblem of any split: pickled as it is
+                    return (Unit, (self.indices, self.subproblems))
                 if _BIG_ENDIAN:  # little-endian on the way, whatever the machines
                     triples.byteswap()
                 return (_quadrant_unit, (self.indices, n, triples.tobytes()))
-        return (Unit, (self.indices, self.tasks))
+        return (Unit, (self.indices, self.subproblems))
 
 
 def _quadrant_unit(indices: tuple[int, ...], n: int, data: bytes) -> Unit:
-    """A Unit of quadrant tasks as Unit.__reduce__ packed it, each task checked."""
+    """A Unit of quadrant subproblems as Unit.__reduce__ packed it, each subproblem checked."""
     triples = array.array("i")
     triples.frombytes(data)
     if _BIG_ENDIAN:
         triples.byteswap()
-    return Unit(indices, _assembly.checked_tasks(n, triples.tolist()))
+    return Unit(indices, _assembly.checked_subproblems(n, triples.tolist()))
 
 
 _BIG_ENDIAN = sys.byteorder == "big"
@@ -75,15 +75,17 @@ class UnitResult(NamedTuple):
 
     version: str  # the worker's release of nqueens
     core: str  # the core that counted: "cython" or "python"
-    tasks: tuple[tuple[Any, ...], ...]  # the tasks it counted, as it read them, as tuples
+    subproblems: tuple[
+        tuple[Any, ...], ...
+    ]  # the subproblems it counted, as it read them, as tuples
     indices: tuple[int, ...]
     counts: tuple[int, ...]
 
 
 class Finished(NamedTuple):
-    """One task's count as count() keeps it."""
+    """One subproblem's count as count() keeps it."""
 
-    task: int  # its index in the split
+    subproblem: int  # its index in the split
     value: int
     core: str
     verified: bool  # counted twice, alike
@@ -92,14 +94,18 @@ class Finished(NamedTuple):
 
 def count_unit(unit: Unit) -> UnitResult:
     """The function the workers run: a unit's weighted counts, with the worker's
-    release, its core and the tasks, checked again, that it counted."""
-    indices, tasks = unit
+    release, its core and the subproblems, checked again, that it counted."""
+    indices, subproblems = unit
     # (a unit unpickled here was checked as it was: see Unit.__reduce__)
-    checked = tasks if type(tasks) is Checked else tuple(as_task(task) for task in tasks)
+    checked = (
+        subproblems
+        if type(subproblems) is Checked
+        else tuple(as_subproblem(subproblem) for subproblem in subproblems)
+    )
     counts = tuple(count_run(checked, bytearray(1)))
-    # echoed as plain tuples: what the client compares with what it sent (a task
-    # type's own pickling checks it again on the way back, 2 us a task)
-    echoed = tuple(tuple(task) for task in checked)
+    # echoed as plain tuples: what the client compares with what it sent (a subproblem
+    # type's own pickling checks it again on the way back, 2 us a subproblem)
+    echoed = tuple(tuple(subproblem) for subproblem in checked)
     return UnitResult(_version.__version__, _select.IMPLEMENTATION, echoed, tuple(indices), counts)
 
 
@@ -111,7 +117,7 @@ def count_numbered(item: tuple[int, Unit]) -> tuple[int, UnitResult]:
 
 def result_of(unit: Unit, counts: tuple[int, ...], origin: tuple[str, str]) -> UnitResult:
     version, core = origin
-    return UnitResult(version, core, unit.tasks, unit.indices, counts)
+    return UnitResult(version, core, unit.subproblems, unit.indices, counts)
 
 
 def other_release(name: str, version: Any) -> ExecutorError:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..assembly import QuadrantTask
-from ..subproblems import Task, runs
+from ..subproblems import AnySubproblem, runs
 from .messages import Unit
 
 if TYPE_CHECKING:
@@ -46,22 +46,22 @@ UNITS_PER_WORKER = 4
 """Units at least per worker."""
 ASSUMED_WORKERS = 16
 """The workers assumed where the engine does not say how many it has."""
-# the pace is measured on up to this many random tasks, for up to this long
-PACE_TASKS = 16
+# the pace is measured on up to this many random subproblems, for up to this long
+PACE_SUBPROBLEMS = 16
 PACE_SECONDS = 0.03
-# tasks counted twice per count, at the least (all of them where there are fewer)
+# subproblems counted twice per count, at the least (all of them where there are fewer)
 MIN_CHECKS = 4
 # of those, counted again in the calling process (one of them from the first results)
 LOCAL_CHECKS = 2
 # checks of the first results, none with a solution, after which the gate opens
 GATE_TRIES = 8
 VERIFY_DEFAULT = 0.02
-"""The share of tasks count() counts twice by default (see count's ``verify``)."""
+"""The share of subproblems count() counts twice by default (see count's ``verify``)."""
 
 
-def work_of(task: Task) -> int:
-    """A task's work in the units the cut balances: row sets (a quadrant task), or 1."""
-    return task.end - task.first if isinstance(task, QuadrantTask) else 1
+def work_of(subproblem: AnySubproblem) -> int:
+    """A subproblem's work in the units the cut balances: row sets (a quadrant subproblem), or 1."""
+    return subproblem.end - subproblem.first if isinstance(subproblem, QuadrantTask) else 1
 
 
 def unit_count(seconds: float | None, size: int | None, cost: float) -> int:
@@ -79,61 +79,51 @@ def unit_count(seconds: float | None, size: int | None, cost: float) -> int:
     return -(-found // workers) * workers
 
 
-def cut_units(tasks: Sequence[Task], pending: Sequence[int], count: int) -> list[tuple[int, ...]]:
-    """The pending tasks' indices cut into `count` units (fewer where there are fewer
-    runs) of similar work, each made of whole runs of tasks that share a table.
+def cut_units(
+    subproblems: Sequence[AnySubproblem], pending: Sequence[int], count: int
+) -> list[tuple[int, ...]]:
+    """The pending subproblems' indices cut into `count` units (fewer where there are fewer
+    runs) of similar work, each made of whole runs of subproblems that share a table.
 
-    The work of a task varies along the split by a factor of hundreds, so a unit
+    The work of a subproblem varies along the split by a factor of hundreds, so a unit
     is not one stretch of it: the runs are dealt to the units one at a time, back
     and forth (the first unit takes the first run and the 2*count-th), so that
-    every unit holds a like sample of the whole.  (Dealt so, four units of n = 18
-    took 0.39 to 0.41 s each, where sixteen stretches of the split took 0.001 to
-    0.21 s each, and units of 32 such stretches 0.40 to 0.48 s; dealt task by task
-    the whole took 7% less time than in stretches.  Quadrant tasks are dealt in
-    runs of up to QUADRANT_RUN (32) neighbours, which keep the core's work from
-    task to task: units dealt task by task took 9% more work at n = 18 than the
-    same tasks in their order, and two processes counted 0.90x as fast as two
-    threads where runs of eight counted 0.99x.)
+    every unit holds a like sample of the whole, and units take about as long.
+    Quadrant subproblems are dealt in runs of up to QUADRANT_RUN neighbours, which
+    keep the core's work from one subproblem to the next.
 
     Where the split holds several jobs (odd n: the crosses, one or several a
     job), a worker's core keeps the north placements of one job, the last: a
     unit that takes one run of each job places them all again.  There the runs,
     in their order, are cut into `count` stretches of about as many runs, a unit
     each (``_blocks``): a stretch may end one job and start the next, so the
-    units meet at most count + jobs - 1 jobs in all.  (n = 19 has 37 jobs of 9
-    runs: 36 units dealt run by run met a new job 332 times, and took 1.04x the
-    processor time of the runs in their order; in blocks of whole jobs' runs, 38
-    times and 1.00x; a 2-process Dask LocalCluster counted at 0.88x the speed of
-    two threads, and at 0.93x with blocks.  Blocks of whole jobs left one unit
-    two jobs' runs where the jobs were a few more than the units, and n = 17's
-    jobs of grouped crosses, one of twice the others' runs, 2x the runs of
-    others; stretches across jobs meet up to twice as many jobs and take as
-    many runs each, to one.)"""
-    starts = runs([tasks[i] for i in pending])
+    units meet at most count + jobs - 1 jobs in all, and each takes as many runs,
+    to one."""
+    starts = runs([subproblems[i] for i in pending])
     bounds = [*starts[1:], len(pending)]
     count = max(1, min(count, len(starts)))
     members: list[list[int]] = [[] for _ in range(count)]
-    for k, (a, b) in enumerate(_blocks(tasks, pending, starts, bounds, count)):
+    for k, (a, b) in enumerate(_blocks(subproblems, pending, starts, bounds, count)):
         lap, place = divmod(k, count)
         members[place if lap % 2 == 0 else count - 1 - place].extend(pending[a:b])
     return [tuple(unit) for unit in members]
 
 
 def _blocks(
-    tasks: Sequence[Task],
+    subproblems: Sequence[AnySubproblem],
     pending: Sequence[int],
     starts: Sequence[int],
     bounds: Sequence[int],
     count: int,
 ) -> list[tuple[int, int]]:
     """The stretches of `pending` (positions) cut_units deals: its runs, or, where the
-    quadrant tasks' runs belong to several jobs, `count` stretches of about as many
+    quadrant subproblems' runs belong to several jobs, `count` stretches of about as many
     runs, in their order."""
     jobs: list[list[int]] = []  # the runs (their numbers), job by job
     last = None
     for k, a in enumerate(starts):
-        task = tasks[pending[a]]
-        key = (task.n, task.cross) if isinstance(task, QuadrantTask) else k
+        subproblem = subproblems[pending[a]]
+        key = (subproblem.n, subproblem.cross) if isinstance(subproblem, QuadrantTask) else k
         if jobs and key == last:
             jobs[-1].append(k)
         else:
@@ -159,7 +149,7 @@ class Plan(NamedTuple):
 
 
 def plan(
-    tasks: Sequence[Task],
+    subproblems: Sequence[AnySubproblem],
     cut: Sequence[tuple[int, ...]],
     twice: set[int],
     calls: int,
@@ -167,9 +157,9 @@ def plan(
     first: int = 0,
 ) -> Plan:
     """The payloads: the units of `cut` in `calls` calls (the first `first` units in
-    a call of their own before them), and the tasks in `twice` again, in units of
+    a call of their own before them), and the subproblems in `twice` again, in units of
     their own (about as big) in the call after their own."""
-    payloads = [Unit(u, tuple(tasks[i] for i in u)) for u in cut]
+    payloads = [Unit(u, tuple(subproblems[i] for i in u)) for u in cut]
     again = [False] * len(payloads)
     grouped = [list(range(first))] if first else []
     if len(cut) > first:
@@ -182,7 +172,7 @@ def plan(
         for a in range(0, len(chosen), target):
             piece = tuple(sorted(chosen[a : a + target]))
             later[k + 1].append(len(payloads))
-            payloads.append(Unit(piece, tuple(tasks[i] for i in piece)))
+            payloads.append(Unit(piece, tuple(subproblems[i] for i in piece)))
             again.append(True)
     merged = [call + later[k] for k, call in enumerate(grouped)]
     if later[-1]:
@@ -193,8 +183,8 @@ def plan(
 def choose_twice(
     pending: Sequence[int], here: Iterable[int], verify: float, local: bool, rng: random.Random
 ) -> set[int]:
-    """The tasks counted a second time through the workers: with those counted `here`,
-    a share `verify` of the pending tasks, at random, MIN_CHECKS at least, and
+    """The subproblems counted a second time through the workers: with those counted `here`,
+    a share `verify` of the pending subproblems, at random, MIN_CHECKS at least, and
     MIN_CHECKS - LOCAL_CHECKS of them through the workers at least (`local`: the
     gate counts one more here; every check goes through the workers without)."""
     if verify <= 0:
@@ -212,19 +202,19 @@ class Layout:
     Where the pace is to be measured and the engine says how many workers it has,
     a first round (a unit a worker, cut as for the fewest units) goes out before
     anything else: this process's table and the pace then cost the workers no
-    waiting.  The rest of the tasks, a like sample of the split, is cut by the
+    waiting.  The rest of the subproblems, a like sample of the split, is cut by the
     pace, its last round in units of half the size.  The plan is whole once
     calls() has given its second call (its first without a first round); every
     engine with a size takes all its calls before it hands on a result, and the
     others (a map-like) get no first round.  A forked pool (its units through
     shared memory, next to free) gets neither a first round nor a pace: each run
-    of tasks is a unit, and its tasks checked here are counted once it has forked
+    of subproblems is a unit, and its subproblems checked here are counted once it has forked
     (count_here)."""
 
     def __init__(
         self,
         flow: Engine,
-        tasks: Sequence[Task],
+        subproblems: Sequence[AnySubproblem],
         pending: list[int],
         verify: float,
         local: Callable[[Unit], list[int]] | None,
@@ -232,26 +222,26 @@ class Layout:
         rng: random.Random,
         units: int | None,
     ) -> None:
-        self.flow, self.tasks, self.pending, self.verify = flow, tasks, pending, verify
+        self.flow, self.subproblems, self.pending, self.verify = flow, subproblems, pending, verify
         self.local, self.ready, self.rng, self.units = local, ready, rng, units
         self.payloads: list[Unit] = []  # grows as calls() plans
-        self.here: dict[int, int] = {}  # tasks counted here, with their counts
-        self.twice: set[int] = set()  # tasks counted twice through the workers
-        self.deferred: list[int] = []  # tasks to count here once a forked pool runs
+        self.here: dict[int, int] = {}  # subproblems counted here, with their counts
+        self.twice: set[int] = set()  # subproblems counted twice through the workers
+        self.deferred: list[int] = []  # subproblems to count here once a forked pool runs
         self.laid: Plan | None = None
 
     def calls(self) -> Iterator[list[int]]:
-        tasks, pending, size = self.tasks, self.pending, self.flow.size
+        subproblems, pending, size = self.subproblems, self.pending, self.flow.size
         first: list[tuple[int, ...]] = []
         shared = self.flow.shared
         if self.units is None and size and self.local is not None and not shared:
-            fewest = cut_units(tasks, pending, unit_count(None, size, self.flow.cost))
+            fewest = cut_units(subproblems, pending, unit_count(None, size, self.flow.cost))
             first = fewest[:size]
-            self.payloads.extend(Unit(u, tuple(tasks[i] for i in u)) for u in first)
+            self.payloads.extend(Unit(u, tuple(subproblems[i] for i in u)) for u in first)
             yield list(range(len(first)))
         seconds = None
         if shared:
-            # planned while this process's table builds: the tasks checked here are
+            # planned while this process's table builds: the subproblems checked here are
             # counted once the pool has forked (count_here), and the checks through
             # the workers are as many as if none were (there may be no table here);
             # with nothing to check, no table here either
@@ -264,33 +254,33 @@ class Layout:
             seconds = self._pace()
         units = self.units
         if units is None:
-            # through shared memory, each run of tasks a unit, taken as threads take them
+            # through shared memory, each run of subproblems a unit, taken as threads take them
             units = len(pending) if shared else unit_count(seconds, size, self.flow.cost)
         taken = {i for unit in first for i in unit}
         rest = [i for i in pending if i not in taken]
-        cut = first + (cut_units(tasks, rest, max(1, units - len(first))) if rest else [])
+        cut = first + (cut_units(subproblems, rest, max(1, units - len(first))) if rest else [])
         if self.units is None and size and len(cut) >= 3 * size and not shared:
             # the last round in halves: the workers end closer together
-            cut[-size:] = [half for unit in cut[-size:] for half in cut_units(tasks, unit, 2)]
+            cut[-size:] = [half for unit in cut[-size:] for half in cut_units(subproblems, unit, 2)]
         if shared:
             self.twice = choose_twice(pending, self.deferred, self.verify, False, self.rng)
         else:
             here = self.here
             self.twice = choose_twice(pending, here, self.verify, self.local is not None, self.rng)
         calls = max(1, min(BATCHES, len(cut) // PER_CALL))
-        laid = plan(tasks, cut, self.twice, calls, self.rng, len(first))
+        laid = plan(subproblems, cut, self.twice, calls, self.rng, len(first))
         self.payloads[len(first) :] = laid.payloads[len(first) :]
         self.laid = laid
         yield from laid.calls[1:] if first else laid.calls
 
     def count_here(self) -> None:
-        """For a pool forked at its first submit, once it has forked: the tasks
+        """For a pool forked at its first submit, once it has forked: the subproblems
         chosen to be checked here, counted here (unless this process has no table)."""
         self._check_table()
         local = self.local
         if local is not None:
             for index in self.deferred:
-                self.here[index] = local(Unit((index,), (self.tasks[index],)))[0]
+                self.here[index] = local(Unit((index,), (self.subproblems[index],)))[0]
         self.deferred = []
 
     def _check_table(self) -> None:
@@ -298,37 +288,37 @@ class Layout:
             self.local = None  # no table here: every check goes through the workers
 
     def _pace(self) -> float | None:
-        """The seconds of work of the pending tasks on one core here, from a few
-        random tasks counted here (checks too, unless verify is 0); None: not
+        """The seconds of work of the pending subproblems on one core here, from a few
+        random subproblems counted here (checks too, unless verify is 0); None: not
         measured."""
-        local, tasks, pending = self.local, self.tasks, self.pending
+        local, subproblems, pending = self.local, self.subproblems, self.pending
         spent = 0.0
         measured = 0
         if local is not None and (self.verify > 0 or self.units is None):
-            wanted_here = PACE_TASKS if self.units is None else LOCAL_CHECKS - 1
+            wanted_here = PACE_SUBPROBLEMS if self.units is None else LOCAL_CHECKS - 1
             started = time.perf_counter()
             for index in self.rng.sample(pending, min(len(pending), wanted_here)):
                 begun = _cpu()
-                self.here[index] = local(Unit((index,), (tasks[index],)))[0]
+                self.here[index] = local(Unit((index,), (subproblems[index],)))[0]
                 spent += _cpu() - begun
-                measured += work_of(tasks[index])
+                measured += work_of(subproblems[index])
                 if time.perf_counter() - started > PACE_SECONDS:
                     break
         if self.verify <= 0:
             self.here.clear()
         if not measured:
             return None
-        if isinstance(tasks[pending[0]], QuadrantTask):  # (work_of's, 4,420 at n = 18)
-            quads = cast("Sequence[QuadrantTask]", tasks)
+        if isinstance(subproblems[pending[0]], QuadrantTask):  # (work_of's, 4,420 at n = 18)
+            quads = cast("Sequence[QuadrantTask]", subproblems)
             return spent / measured * sum(quads[i][3] - quads[i][2] for i in pending)
-        return spent / measured * sum(work_of(tasks[i]) for i in pending)
+        return spent / measured * sum(work_of(subproblems[i]) for i in pending)
 
 
 _cpu_clock: list[Callable[[], float]] = []
 
 
 def _cpu() -> float:
-    """This thread's processor time, where the clock is fine enough for tasks of a
+    """This thread's processor time, where the clock is fine enough for subproblems of a
     millisecond (the pace is measured while the first units count, on the same
     cores: wall time would count their share too); else the wall clock."""
     if not _cpu_clock:
