@@ -68,17 +68,17 @@ def exact_unique_and_resumed(pool_map, tmp_path):
     """The checks every cluster passes."""
     assert nqueens.count(13, workers=pool_map) == A000170[13]
     assert nqueens.count(12, workers=pool_map, unique=True) == A002562[12]
-    assert nqueens.count(12, workers=pool_map, verify=1.0) == A000170[12]  # all counted twice
-    # the resume sends only what is left (verify=0: no unit is sent twice to check it)
+    assert nqueens.count(12, workers=pool_map, recount=1.0) == A000170[12]  # all counted twice
+    # the resume sends only what is left (recount=0: no unit is sent twice to check it)
     path = tmp_path / "count.sqlite"
     first = Interrupting(pool_map, calls=2)
     with pytest.raises(KeyboardInterrupt):
-        nqueens.count(14, workers=first, journal=path, depth=2, verify=0)
+        nqueens.count(14, workers=first, journal=path, depth=2, recount=0)
     done = finished_tasks(path)
     total = len(nqueens.subproblems(14, depth=2))
     assert 0 < done <= first.subproblems < total  # the call in flight when interrupted is lost
     again = Interrupting(pool_map)
-    assert nqueens.count(14, workers=again, journal=path, depth=2, verify=0) == A000170[14]
+    assert nqueens.count(14, workers=again, journal=path, depth=2, recount=0) == A000170[14]
     assert again.subproblems == total - done
     assert nqueens.count(14, workers=again, journal=path, depth=2, unique=True) == A002562[14]
     assert again.subproblems == total - done  # complete: answered from the journal
@@ -108,7 +108,7 @@ def test_a_ray_pool_passed_itself(ray_pool):
     from nqueens._engine.workers.engines import Pool, engine
 
     assert type(engine(ray_pool)) is Pool
-    assert nqueens.count(14, workers=ray_pool, verify=1.0) == A000170[14]
+    assert nqueens.count(14, workers=ray_pool, recount=1.0) == A000170[14]
 
 
 # MPI

@@ -267,13 +267,13 @@ def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
         assert builds.read_text().split() == parent
         assert _assembly._process_quarter is None  # not kept here after the count
         # the pool's processes keep theirs for the next count of the same n
-        assert nqueens.count(16, workers=pool, verify=0.5) == A000170[16]
+        assert nqueens.count(16, workers=pool, recount=0.5) == A000170[16]
         assert builds.read_text().split() == parent * 2
     builds.unlink()
     with _forking_pool_listened() as pool:
         # nothing to check and the units given: the table is still built here, for
         # the fork, and nothing of ours runs beside the fork
-        assert nqueens.count(16, workers=pool, verify=0, units=8) == A000170[16]
+        assert nqueens.count(16, workers=pool, recount=0, units=8) == A000170[16]
     assert builds.read_text().split() == parent
     assert _FORKED_BESIDE == [[], []], _FORKED_BESIDE
     builds.unlink()
@@ -284,7 +284,7 @@ def test_a_forking_pool_counts_with_the_table_built_here(monkeypatch, tmp_path):
         assert builds.read_text().split() == parent
         builds.unlink()
         # nothing to check: none here
-        assert nqueens.count(16, workers=pool, verify=0) == A000170[16]
+        assert nqueens.count(16, workers=pool, recount=0) == A000170[16]
         assert not builds.exists()
 
 
@@ -324,7 +324,7 @@ def test_a_forking_pool_takes_its_units_from_shared_memory(units):
     # one call a process, which takes the units from memory shared at the fork; with
     # every subproblem checked twice (the second counts are units of the same ledger)
     with Recorded("fork") as pool:  # forks at its first submit
-        assert nqueens.count(16, workers=pool, verify=1.0, units=units) == A000170[16]
+        assert nqueens.count(16, workers=pool, recount=1.0, units=units) == A000170[16]
         assert pool.submitted == ["count_forked", "count_forked"]
         # forked already: the next count's ledger is a file, one call a process again
         assert nqueens.count(15, workers=pool, units=4) == A000170[15]
@@ -342,7 +342,7 @@ def _verified(path):
 def test_a_pool_forked_for_the_count_counts_nothing_twice_unless_asked(tmp_path):
     # its processes are copies of this one, counting with its core and table, and
     # their counts come back through memory shared with it, as threads' do: by
-    # default nothing is counted twice; verify= asks for it all the same
+    # default nothing is counted twice; recount= asks for it all the same
     fork = multiprocessing.get_context("fork")
     with Recorded("fork") as pool:
         assert nqueens.count(16, workers=pool, journal=tmp_path / "new.sqlite") == A000170[16]
@@ -357,7 +357,7 @@ def test_a_pool_forked_for_the_count_counts_nothing_twice_unless_asked(tmp_path)
         assert 4 <= twice < rows
     with ProcessPoolExecutor(2, mp_context=fork) as pool:
         assert (
-            nqueens.count(16, workers=pool, journal=tmp_path / "asked.sqlite", verify=0.02)
+            nqueens.count(16, workers=pool, journal=tmp_path / "asked.sqlite", recount=0.02)
             == A000170[16]
         )
         twice, rows = _verified(tmp_path / "asked.sqlite")
@@ -403,7 +403,7 @@ def test_a_pool_that_does_not_fork_here_takes_its_units_from_a_board_file(kind, 
         (Recorded, "count_unit") if kind == "executor" else (RecordedPool, "count_numbered")
     )
     with make(method) as pool:
-        assert nqueens.count(16, workers=pool, verify=1.0) == A000170[16]
+        assert nqueens.count(16, workers=pool, recount=1.0) == A000170[16]
         assert pool.submitted == ["count_shared", "count_shared"]
         assert nqueens.count(15, workers=pool.map, units=7, unique=True) == A002562[15]
         assert nqueens.count(13, workers=pool, depth=1) == A000170[13]  # rows: unit by unit
@@ -471,7 +471,7 @@ def test_only_multiprocessings_process_pools_get_a_board_file():
     with ThreadPool(2) as threads:
         assert type(engine(threads)) is Pool and not Shared.serves(engine(threads), subproblems)
     assert type(engine(Remote())) is Pool and not Shared.serves(engine(Remote()), subproblems)
-    assert nqueens.count(12, workers=Remote(), verify=1.0) == A000170[12]
+    assert nqueens.count(12, workers=Remote(), recount=1.0) == A000170[12]
 
 
 @pytest.mark.native  # quadrant subproblems: the compiled core's only
@@ -567,7 +567,7 @@ def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_pa
         pytest.raises(nqueens.ExecutorError, match=r"this process|counted again"),
     ):
         # (checked when asked: by default such a pool is trusted as threads are)
-        nqueens.count(16, workers=pool, journal=path, verify=0.02)
+        nqueens.count(16, workers=pool, journal=path, recount=0.02)
     assert finished_tasks(path) == 0  # nothing handed on before a check agreed
     monkeypatch.setattr(ledger, "count_run", _failing_run)
     with (
@@ -632,9 +632,9 @@ def test_forks_at_submit_only_for_a_pool_yet_to_fork():
 def test_multiprocessing_pool():
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         assert nqueens.count(13, workers=pool.map) == A000170[13]
-        assert nqueens.count(12, workers=pool.map, depth=1, verify=1.0) == A000170[12]
+        assert nqueens.count(12, workers=pool.map, depth=1, recount=1.0) == A000170[12]
         # passed itself, as the docs say it may be (it was refused as "not an int")
-        assert nqueens.count(14, workers=pool, verify=1.0) == A000170[14]
+        assert nqueens.count(14, workers=pool, recount=1.0) == A000170[14]
 
 
 def test_each_engine_is_driven_by_its_own_submission():
@@ -737,7 +737,7 @@ def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
     from nqueens._engine.workers.plan import cut_units
 
     with Submitted(2) as pool:
-        assert nqueens.count(16, workers=pool, verify=0, units=7) == A000170[16]
+        assert nqueens.count(16, workers=pool, recount=0, units=7) == A000170[16]
         assert pool.subproblems == len(nqueens.subproblems(16))
     cut = cut_units(nqueens.subproblems(16), list(range(len(nqueens.subproblems(16)))), 7)
     assert len(cut) == 7
@@ -762,7 +762,7 @@ def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, met
     total = len(nqueens.subproblems(18))
     assert kept < total
     with Submitted(2) as pool:  # the resume sends only what is left
-        assert nqueens.count(18, workers=pool, journal=path, verify=0, units=8) == A000170[18]
+        assert nqueens.count(18, workers=pool, journal=path, recount=0, units=8) == A000170[18]
         assert pool.subproblems == total - kept
 
 
@@ -787,7 +787,7 @@ def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_p
     total = len(nqueens.subproblems(16))
     assert kept < total  # the unit it was counting, at least
     with Submitted(2) as pool:  # the resume sends only what is left
-        assert nqueens.count(16, workers=pool, journal=path, verify=0, units=8) == A000170[16]
+        assert nqueens.count(16, workers=pool, journal=path, recount=0, units=8) == A000170[16]
         assert pool.subproblems == total - kept
 
 
@@ -921,7 +921,7 @@ def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
         total = len(nqueens.subproblems(18))
         assert 0 < kept < total, "the count ended before the kill: make it longer"
         with Submitted(2) as pool:
-            assert nqueens.count(18, workers=pool, journal=path, verify=0, units=8) == A000170[18]
+            assert nqueens.count(18, workers=pool, journal=path, recount=0, units=8) == A000170[18]
             assert pool.subproblems == total - kept
 
 
@@ -1020,7 +1020,7 @@ def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path
     path = tmp_path / "count.sqlite"
     assert nqueens.count(16, workers=dask_client, journal=path) == A000170[16]
     assert nqueens.count(16, workers=dask_client, journal=path, unique=True) == A002562[16]
-    assert nqueens.count(12, workers=dask_client, depth=1, verify=1.0) == A000170[12]
+    assert nqueens.count(12, workers=dask_client, depth=1, recount=1.0) == A000170[12]
 
 
 # the journal
@@ -1029,7 +1029,7 @@ def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path
 def test_journal_resumes_and_answers_at_once_when_complete(tmp_path):
     path = tmp_path / "count.sqlite"
     first = CountingMap()
-    assert nqueens.count(12, workers=first, journal=path, depth=1, verify=0) == A000170[12]
+    assert nqueens.count(12, workers=first, journal=path, depth=1, recount=0) == A000170[12]
     assert first.subproblems == len(nqueens.subproblems(12, depth=1)) == finished_tasks(path)
     again = CountingMap()
     assert nqueens.count(12, workers=again, journal=path, depth=1, unique=True) == A002562[12]
@@ -1084,7 +1084,7 @@ def test_journal_survives_interruption(tmp_path, sig):
     total = len(nqueens.subproblems(14, depth=1))
     assert 20 <= done < total
     resumed = CountingMap()
-    assert nqueens.count(14, workers=resumed, journal=path, depth=1, verify=0) == A000170[14]
+    assert nqueens.count(14, workers=resumed, journal=path, depth=1, recount=0) == A000170[14]
     assert resumed.subproblems == total - done
 
 
@@ -1218,7 +1218,7 @@ def test_a_count_that_fails_leaves_no_search_of_its_check_running(native_core):
         raise RuntimeError("the cluster went away")
 
     with pytest.raises(RuntimeError, match="went away"):
-        nqueens.count(23, workers=failing, verify=0, units=4)
+        nqueens.count(23, workers=failing, recount=0, units=4)
     assert [t.name for t in threading.enumerate() if t.name == "nqueens-symmetric"] == []
 
 

@@ -129,27 +129,27 @@ def test_the_issues_halving_map_is_refused(native_core):
 
 
 def test_even_without_checks_the_invariants_refuse_most_halved_totals(native_core):
-    # verify=0: no count made twice; the total breaks Burnside's sum or parity at
+    # recount=0: no count made twice; the total breaks Burnside's sum or parity at
     # n = 12 and 14, a count is not a multiple of its weight at odd n or by borders
     # (at n = 16 and 18 a halved quadrant total passes both: the checks catch it)
     for n in (12, 14):
         with pytest.raises(ExecutorError, match="cannot be the number of solutions"):
-            count(n, workers=halving_all, verify=0)
+            count(n, workers=halving_all, recount=0)
     for n, depth in [(15, None), (17, None), (16, 1)]:
         with pytest.raises(ExecutorError, match="cannot be its count"):
-            count(n, workers=halving_all, verify=0, depth=depth)
+            count(n, workers=halving_all, recount=0, depth=depth)
     with pytest.raises(ExecutorError, match="cannot be its count"):
-        count(12, workers=times_two_to_the_70, verify=0)
+        count(12, workers=times_two_to_the_70, recount=0)
 
 
 def test_a_cache_by_indices_answers_with_another_counts_results(native_core):
     cached = CachingByIndices()
-    assert count(16, workers=cached, verify=0) == A000170[16]
+    assert count(16, workers=cached, recount=0) == A000170[16]
     with pytest.raises(ExecutorError, match="other subproblems"):
-        count(14, workers=cached, verify=0)
+        count(14, workers=cached, recount=0)
     # within one count: a second count's unit begins with a subproblem of a first's
     with pytest.raises(ExecutorError, match="other subproblems"):
-        count(16, workers=CachingByIndices(), verify=1.0)
+        count(16, workers=CachingByIndices(), recount=1.0)
 
 
 def test_the_previous_calls_results_are_refused(core):
@@ -161,7 +161,7 @@ def test_one_halved_unit_is_caught_by_a_quorum_of_two(core):
     # (by the check of its weight, where it breaks it; else by its second count)
     for n, depth in [(12, 1), (12, None), (14, None)]:
         with pytest.raises(ExecutorError, match=r"wrong counts|cannot be its count"):
-            count(n, workers=HalvingOneUnit(), depth=depth, verify=1.0)
+            count(n, workers=HalvingOneUnit(), depth=depth, recount=1.0)
 
 
 @pytest.mark.parametrize("task_kind", ["quadrants", "borders"])
@@ -191,7 +191,7 @@ def test_honest_maps_in_any_order_slow_or_lazy_stay_exact(core):
         return (r for r in (func(u) for u in items))
 
     for workers in (reordering, slow, generator_of_generators):
-        assert count(12, workers=workers, verify=1.0) == A000170[12]
+        assert count(12, workers=workers, recount=1.0) == A000170[12]
         assert count(12, workers=workers, depth=1) == A000170[12]
 
 
@@ -209,14 +209,14 @@ def test_verify_counts_the_share_it_says_and_at_least_a_few(core):
     total = len(subproblems)
     # with units given, one subproblem is counted here before the work is sent (and one
     # of the first results is counted here again, as the gate)
-    for verify, extra in [(0, 0), (1.0, total - 1), (0.1, round(0.1 * total) - 1)]:
+    for share, extra in [(0, 0), (1.0, total - 1), (0.1, round(0.1 * total) - 1)]:
         sent.clear()
-        assert count(12, workers=counting, depth=1, verify=verify, units=40) == A000170[12]
+        assert count(12, workers=counting, depth=1, recount=share, units=40) == A000170[12]
         assert sorted(set(sent)) == list(range(total))
-        assert len(sent) - total == extra, verify
+        assert len(sent) - total == extra, share
     # by default, up to PACE_SUBPROBLEMS are counted here to measure the pace: checks too
     sent.clear()
-    assert count(12, workers=counting, depth=1, verify=1.0) == A000170[12]
+    assert count(12, workers=counting, depth=1, recount=1.0) == A000170[12]
     assert total - PACE_SUBPROBLEMS <= len(sent) - total <= total - 1
 
 
@@ -357,12 +357,12 @@ def test_units_are_checked_before_any_work(core):
 
 def test_verify_is_checked_before_any_work(core):
     for bad, error in [(-0.1, ValueError), (1.5, ValueError), (float("nan"), ValueError)]:
-        with pytest.raises(error, match="verify must be"):
-            count(8, verify=bad)
-    with pytest.raises(TypeError, match="verify must be a number"):
-        count(8, verify="all")
-    with pytest.raises(TypeError, match="verify must be a number"):
-        count(8, verify=True)
+        with pytest.raises(error, match="recount must be"):
+            count(8, recount=bad)
+    with pytest.raises(TypeError, match="recount must be a number"):
+        count(8, recount="all")
+    with pytest.raises(TypeError, match="recount must be a number"):
+        count(8, recount=True)
 
 
 # the journal keeps nothing wrong
@@ -397,7 +397,7 @@ def test_a_late_liar_loses_its_call_and_the_resume_is_exact(core, tmp_path):
         return found
 
     with pytest.raises(ExecutorError):
-        count(12, workers=late, journal=path, depth=1, verify=1.0, units=200)
+        count(12, workers=late, journal=path, depth=1, recount=1.0, units=200)
     assert count(12, workers=map, journal=path, depth=1) == A000170[12]
 
 
@@ -484,7 +484,7 @@ def test_rows_of_another_release_are_recounted_before_a_resume_trusts_them(core,
 
 def test_the_journal_records_who_counted_and_what_was_verified(core, tmp_path):
     path = tmp_path / "count.sqlite"
-    assert count(12, workers=map, journal=path, depth=1, verify=0.1) == A000170[12]
+    assert count(12, workers=map, journal=path, depth=1, recount=0.1) == A000170[12]
     with sqlite3.connect(path) as db:
         rows = db.execute("SELECT version, core, verified FROM done").fetchall()
     db.close()
@@ -628,7 +628,7 @@ def test_without_memory_here_an_executors_first_round_is_checked_through_it(monk
 @pytest.mark.native
 def test_a_quadrant_journal_without_memory_says_so_in_one_line(monkeypatch, tmp_path):
     path = tmp_path / "j.sqlite"
-    assert count(16, journal=path, verify=0, workers=map) == A000170[16]
+    assert count(16, journal=path, recount=0, workers=map) == A000170[16]
 
     def no_memory(n, stop=None):
         raise MemoryError("no memory for the quadrant table")
@@ -936,7 +936,7 @@ def test_the_symmetric_counts_are_worked_out_once_per_call(native_core, monkeypa
 
 class WrongThenTooLongToPrint(HalvingOneUnit):
     """A map-like that halves one unit's counts (plausible, so journalled unchecked
-    with verify=0) and gives the last unit of each call a count of 5,000 digits."""
+    with recount=0) and gives the last unit of each call a count of 5,000 digits."""
 
     def __call__(self, func, items):
         found = super().__call__(func, items)
@@ -948,7 +948,7 @@ class WrongThenTooLongToPrint(HalvingOneUnit):
 def test_a_count_too_long_to_print_is_refused_and_forgets_the_unchecked_rows(native_core, tmp_path):
     journal = tmp_path / "count.sqlite"
     with pytest.raises(ExecutorError, match="an int of 16,610 bits"):
-        count(16, workers=WrongThenTooLongToPrint(), journal=journal, verify=0, units=8)
+        count(16, workers=WrongThenTooLongToPrint(), journal=journal, recount=0, units=8)
     # the halved row went with the refused call: the resume counts it again, right
     assert count(16, workers=map, journal=journal) == A000170[16]
 

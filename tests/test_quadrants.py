@@ -562,7 +562,7 @@ def test_a_quadrant_split_journal_resumes_exactly(tmp_path):
     path = tmp_path / "count.sqlite"
     first = _StopAfter(3)
     with pytest.raises(KeyboardInterrupt):
-        nqueens.count(15, workers=first, journal=path, verify=0)
+        nqueens.count(15, workers=first, journal=path, recount=0)
     with sqlite3.connect(path) as db:
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         done = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
@@ -570,7 +570,7 @@ def test_a_quadrant_split_journal_resumes_exactly(tmp_path):
     # one call ahead: the third call's units went out, its results were never read
     assert meta["depth"] == "-1" and 0 < done < first.sent < int(meta["subproblems"])
     again = _StopAfter(10**6)
-    assert nqueens.count(15, workers=again, journal=path, verify=0) == A000170[15]
+    assert nqueens.count(15, workers=again, journal=path, recount=0) == A000170[15]
     assert again.sent == int(meta["subproblems"]) - done  # only what was left
     # threads resume the same split; a complete journal answers the unique count at once
     assert nqueens.count(15, workers=2, journal=path, unique=True) == A002562[15]

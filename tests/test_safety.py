@@ -502,7 +502,7 @@ def test_resume_with_other_workers_keeps_the_recorded_split(core, tmp_path):
         return map(func, units)
 
     with pytest.raises(KeyboardInterrupt):
-        count(12, workers=interrupted, journal=path, depth=1, verify=0)  # a finer split
+        count(12, workers=interrupted, journal=path, depth=1, recount=0)  # a finer split
     with sqlite3.connect(path) as db:
         depth = int(db.execute("SELECT value FROM meta WHERE key = 'depth'").fetchone()[0])
         done = {t for (t,) in db.execute("SELECT subproblem FROM done")}
@@ -516,7 +516,7 @@ def test_resume_with_other_workers_keeps_the_recorded_split(core, tmp_path):
         return map(func, units)
 
     # depth 0 if it were new
-    assert count(12, workers=counting, journal=path, verify=0) == A000170[12]
+    assert count(12, workers=counting, journal=path, recount=0) == A000170[12]
     assert sorted(counted) == sorted(set(range(total)) - done)
     assert count(12, workers=1, journal=path, unique=True) == A002562[12]
     with pytest.raises(JournalError, match="depth 1, not depth 0"):

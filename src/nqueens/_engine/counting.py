@@ -48,7 +48,7 @@ from .threads import Done, run_subproblems, wait_for
 from .workers.checks import results
 from .workers.engines import claimed_fork, forks_at_submit
 from .workers.messages import BrokenWorkers, ExecutorError, Finished, Unit
-from .workers.plan import VERIFY_DEFAULT
+from .workers.plan import RECOUNT_DEFAULT
 
 if TYPE_CHECKING:
     import random
@@ -178,7 +178,7 @@ def _check_total(n: int, total: int, source: str, symmetric: _Symmetric) -> None
         raise ExecutorError(
             f"the counts {source} add up to {total:,}, which cannot be the number of solutions "
             f"of n = {n} (it breaks the symmetries every count keeps): some count is wrong; "
-            "count again with verify=1.0 (--verify 1) to find it"
+            "count again with recount=1.0 (--recount 1) to find it"
         )
 
 
@@ -191,7 +191,7 @@ def count(
     progress: bool = False,
     depth: int | None = None,
     placed: Placed | None = None,
-    verify: float | None = None,
+    recount: float | None = None,
     units: int | None = None,
 ) -> int:
     """Return the number of ways to place n non-attacking queens on an n x n board.
@@ -228,22 +228,22 @@ def count(
     (not a multiple of its subproblem's weight, or above its bound) raises
     nqueens.ExecutorError (a RuntimeError) and is never journalled; so does
     a whole-board total that breaks the symmetries every count keeps.
-    ``verify`` (0 to 1; default 0.02, see below) is the share of subproblems counted
+    ``recount`` (0 to 1; default 0.02, see below) is the share of subproblems counted
     twice, chosen at random per call and never fewer than 4: those whose pace
     is measured here and one of the first results (before any result is kept,
     so that workers wrong on every unit commit nothing) in this process, the
     rest through ``workers`` again, in units sent after those that hold them;
     two counts that differ raise ExecutorError naming the subproblem and both.
-    ``verify=1.0`` counts every subproblem twice (a quorum of two),
-    ``verify=0`` none.  Workers that stop (a pool whose process was killed, a
+    ``recount=1.0`` counts every subproblem twice (a quorum of two),
+    ``recount=0`` none.  Workers that stop (a pool whose process was killed, a
     Dask task whose workers kept dying) raise nqueens.BrokenWorkers (an
     ExecutorError): what they finished stays in the journal.  Threads (an
-    int ``workers``) run this process's own core: ``verify`` does not apply.
+    int ``workers``) run this process's own core: ``recount`` does not apply.
     Nor does its default (None) apply to a ``ProcessPoolExecutor`` on the
     "fork" start method that forks its processes for this count: they are
     copies of this process, counting with its core and its table, and their
     counts come back through memory shared with it, as threads' do, not
-    through the pool (``verify=0.02`` asks for the check all the same).
+    through the pool (``recount=0.02`` asks for the check all the same).
 
     ``journal`` names a SQLite file that records each finished subproblem as
     it finishes, with the release and core that counted it and whether it
@@ -278,7 +278,7 @@ def count(
         Rows placed below the border queens in each subproblem.
     placed
         Queens already on the board, row -> column, 0-based.
-    verify
+    recount
         The share of subproblems that workers beyond this process count twice
         (default: 0.02; none on a "fork" process pool new to this count).
     units
@@ -294,7 +294,7 @@ def count(
     TypeError
         An argument of the wrong type.
     ValueError
-        n out of range, workers, verify, units or depth not allowed, placed
+        n out of range, workers, recount, units or depth not allowed, placed
         queens that attack each other or lie off the board.
     JournalError
         A journal of another count, in use, damaged or not writable.
@@ -311,7 +311,7 @@ def count(
     12
     >>> count(13, workers=2)
     73712
-    >>> count(12, workers=map, verify=1.0)  # every unit counted twice
+    >>> count(12, workers=map, recount=1.0)  # every unit counted twice
     14200
     >>> count(8, placed={0: 0})  # the solutions with a queen in the top left corner
     4
@@ -324,7 +324,7 @@ def count(
     pool: Workers = check_workers(workers)
     unique = check_bool(unique, "unique")
     progress = check_bool(progress, "progress")
-    verify = check_verify(verify)
+    recount = check_recount(recount)
     units = check_units(units, pool)
     root = None
     if placed is not None:
@@ -337,7 +337,7 @@ def count(
     depth = check_depth(n, depth, root)
     if root is None and not quadrants_apply(n) and wants_split(journal, progress, depth, pool):
         check_border_split(n)
-    counting = _Count(n, pool, progress, depth, unique, root, verify, units)
+    counting = _Count(n, pool, progress, depth, unique, root, recount, units)
     if isinstance(pool, int) and _estimated_first(n, progress):
         from . import estimate as _estimate
 
@@ -378,17 +378,17 @@ def _estimated_first(n: int, progress: bool) -> bool:
 PROGRESS_ESTIMATE_FROM_N = 20
 
 
-def check_verify(verify: object) -> float | None:
-    """verify as a float from 0 to 1 (None: the default), or TypeError / ValueError."""
-    if verify is None:
+def check_recount(recount: object) -> float | None:
+    """recount as a float from 0 to 1 (None: the default), or TypeError / ValueError."""
+    if recount is None:
         return None
-    if isinstance(verify, bool) or not isinstance(verify, (int, float)):
-        raise TypeError(f"verify must be a number from 0 to 1, not {type(verify).__name__}")
-    if not 0 <= verify <= 1:  # also refuses nan
+    if isinstance(recount, bool) or not isinstance(recount, (int, float)):
+        raise TypeError(f"recount must be a number from 0 to 1, not {type(recount).__name__}")
+    if not 0 <= recount <= 1:  # also refuses nan
         raise ValueError(
-            f"verify must be from 0 to 1 (the share of subproblems counted twice), got {verify}"
+            f"recount must be from 0 to 1 (the share of subproblems counted twice), got {recount}"
         )
-    return float(verify)
+    return float(recount)
 
 
 def check_units(units: object, workers: object) -> int | None:
@@ -425,11 +425,11 @@ class _Count:
         depth: int | None,
         unique: bool,
         root: Subproblem | None,
-        verify: float | None,
+        recount: float | None,
         units: int | None = None,
     ) -> None:
         self.n, self.pool, self.progress, self.depth = n, pool, progress, depth
-        self.unique, self.root, self.verify, self.units = unique, root, verify, units
+        self.unique, self.root, self.recount, self.units = unique, root, recount, units
         self.quarter: Any = None  # this call's own quadrant table, shared by its threads
         self.per_thread = threading.local()  # each thread's working memory, for this call only
         self.symmetric: _Symmetric | None = None  # the check of a total's, where it runs
@@ -641,12 +641,12 @@ class _Count:
         quadrant = bool(subproblems) and isinstance(subproblems[0], _assembly.QuadrantTask)
         symmetric = self.symmetric
         forking = quadrant and lend.enter_context(claimed_fork(pool))
-        verify = self.verify
-        if verify is None:
+        recount = self.recount
+        if recount is None:
             # a pool that forks now counts with this process's core and table, and its
             # counts come back through memory shared with it (Forked), as threads'
             # do: nothing to count twice, unless asked
-            verify = 0.0 if forking else VERIFY_DEFAULT
+            recount = 0.0 if forking else RECOUNT_DEFAULT
         if forking:
             if symmetric is not None:  # beside the table's build, after the split
                 symmetric.start()
@@ -670,11 +670,11 @@ class _Count:
                 ready = self._here  # the table, built while the first units count (False: none)
             if symmetric is not None:
                 symmetric.settle()  # nothing of ours may run at a fork at the first submit
-        if verify == 0 and self.units is not None:
+        if recount == 0 and self.units is not None:
             local = None  # nothing to check or measure here (no table, but for a fork)
         with lend:
             yield from results(
-                pool, subproblems, pending, verify, local, _rng(), self.units, ready, forked
+                pool, subproblems, pending, recount, local, _rng(), self.units, ready, forked
             )
 
     def _check_resumed(

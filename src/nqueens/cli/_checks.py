@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import _bench_defaults as settings
 from .._engine.clusters import ClusterError, check_dask, check_mpi
-from .._engine.counting import check_units, check_verify
+from .._engine.counting import check_recount, check_units
 from .._engine.subproblems import check_border_split, check_depth, quadrants_apply, wants_split
 from .._output import check_out_dir, check_out_file
 from .._placements.completion import check_completion_n, check_placed
@@ -28,7 +28,7 @@ def count(args: argparse.Namespace) -> Prepared:
     n = check_n(args.n)
     check_workers(args.workers)
     _check_cluster(args)
-    check_verify(args.verify)
+    check_recount(args.recount)
     if args.units is not None:
         if args.dask is None and not args.mpi:
             raise ValueError("--units applies to --dask and --mpi")

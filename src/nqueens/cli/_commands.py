@@ -127,7 +127,7 @@ def count(args: argparse.Namespace, placed: dict[int, int] | None) -> int:
                 progress=progress,
                 depth=args.depth,
                 placed=placed,
-                verify=args.verify,
+                recount=args.recount,
                 units=args.units,
             )
     else:

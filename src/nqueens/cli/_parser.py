@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 
 from .. import _bench_defaults as settings
 from .._engine.clusters import MPI_LAUNCH
-from .._engine.workers.plan import VERIFY_DEFAULT
+from .._engine.workers.plan import RECOUNT_DEFAULT
 from .._placements.render import STYLES
 from .._version import DISTRIBUTION, __version__
 from . import _checks as checks, _commands as run
@@ -249,13 +249,13 @@ def _count(commands: Any) -> None:
         "(default: ranges of quadrant row sets where the quadrant core counts, else D from N)",
     )
     sub.add_argument(
-        "--verify",
+        "--recount",
         type=float,
-        default=VERIFY_DEFAULT,
+        default=RECOUNT_DEFAULT,
         metavar="SHARE",
         help="with --dask or --mpi: the share of subproblems counted twice and compared, at least "
         "4 of them, some here (1: every one twice; 0: none; default: "
-        f"{VERIFY_DEFAULT})",
+        f"{RECOUNT_DEFAULT})",
     )
     sub.add_argument(
         "--units",

@@ -38,7 +38,7 @@ def results(
     pool: Any,
     subproblems: Sequence[AnySubproblem],
     pending: list[int],
-    verify: float,
+    recount: float,
     local: Callable[[Unit], list[int]] | None,
     rng: random.Random,
     units: int | None = None,
@@ -53,7 +53,7 @@ def results(
     planned, just before the fork; the processes then take the units through
     shared memory (Forked)."""
     flow = engine(pool)
-    layout = Layout(flow, subproblems, pending, verify, local, ready, rng, units)
+    layout = Layout(flow, subproblems, pending, recount, local, ready, rng, units)
     if forked is not None and isinstance(flow, Futures):
         layout.flow = flow = Forked(flow.executor, flow.name, forked, layout.count_here)
     elif Shared.serves(flow, subproblems):
@@ -83,7 +83,7 @@ def results(
         if laid is None:  # cannot happen: every engine takes its calls first
             raise AssertionError("a result came before the plan was whole")
         if gate is None:
-            gate = verify > 0 and local is not None
+            gate = recount > 0 and local is not None
         if position in answered:
             raise ExecutorError(f"workers {name} returned the result of a unit twice")
         unit = laid.payloads[position]

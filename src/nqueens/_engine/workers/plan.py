@@ -11,7 +11,7 @@ core keeps the work of one cross at a time).  Where the engine says how many wor
 it has, a first round of one unit a worker goes out before the pace, which is measured
 here, in processor time, while they count.
 
-A share ``verify`` of the subproblems, chosen at random per call of count(), and never
+A share ``recount`` of the subproblems, chosen at random per call of count(), and never
 fewer than MIN_CHECKS, is counted twice (``choose_twice``): the few whose pace is
 measured here (at least LOCAL_CHECKS - 1) and the first results' gate in this process,
 the rest through the workers a second time, in units of their own, sent after the
@@ -55,8 +55,8 @@ MIN_CHECKS = 4
 LOCAL_CHECKS = 2
 # checks of the first results, none with a solution, after which the gate opens
 GATE_TRIES = 8
-VERIFY_DEFAULT = 0.02
-"""The share of subproblems count() counts twice by default (see count's ``verify``)."""
+RECOUNT_DEFAULT = 0.02
+"""The share of subproblems count() counts twice by default (see count's ``recount``)."""
 
 
 def work_of(subproblem: AnySubproblem) -> int:
@@ -181,16 +181,16 @@ def plan(
 
 
 def choose_twice(
-    pending: Sequence[int], here: Iterable[int], verify: float, local: bool, rng: random.Random
+    pending: Sequence[int], here: Iterable[int], recount: float, local: bool, rng: random.Random
 ) -> set[int]:
     """The subproblems counted a second time through the workers: with those counted `here`,
-    a share `verify` of the pending subproblems, at random, MIN_CHECKS at least, and
+    a share `recount` of the pending subproblems, at random, MIN_CHECKS at least, and
     MIN_CHECKS - LOCAL_CHECKS of them through the workers at least (`local`: the
     gate counts one more here; every check goes through the workers without)."""
-    if verify <= 0:
+    if recount <= 0:
         return set()
     counted = set(here)
-    wanted = max(round(verify * len(pending)), min(MIN_CHECKS, len(pending)))
+    wanted = max(round(recount * len(pending)), min(MIN_CHECKS, len(pending)))
     rest = [i for i in pending if i not in counted]
     remote = max(wanted - len(counted), MIN_CHECKS - LOCAL_CHECKS) if local else wanted
     return set(rng.sample(rest, min(len(rest), remote)))
@@ -216,13 +216,18 @@ class Layout:
         flow: Engine,
         subproblems: Sequence[AnySubproblem],
         pending: list[int],
-        verify: float,
+        recount: float,
         local: Callable[[Unit], list[int]] | None,
         ready: Callable[[], bool] | None,
         rng: random.Random,
         units: int | None,
     ) -> None:
-        self.flow, self.subproblems, self.pending, self.verify = flow, subproblems, pending, verify
+        self.flow, self.subproblems, self.pending, self.recount = (
+            flow,
+            subproblems,
+            pending,
+            recount,
+        )
         self.local, self.ready, self.rng, self.units = local, ready, rng, units
         self.payloads: list[Unit] = []  # grows as calls() plans
         self.here: dict[int, int] = {}  # subproblems counted here, with their counts
@@ -245,7 +250,7 @@ class Layout:
             # counted once the pool has forked (count_here), and the checks through
             # the workers are as many as if none were (there may be no table here);
             # with nothing to check, no table here either
-            if self.verify <= 0:
+            if self.recount <= 0:
                 self.local = None
             wanted = LOCAL_CHECKS - 1 if self.local is not None else 0
             self.deferred = self.rng.sample(pending, min(len(pending), wanted))
@@ -263,10 +268,10 @@ class Layout:
             # the last round in halves: the workers end closer together
             cut[-size:] = [half for unit in cut[-size:] for half in cut_units(subproblems, unit, 2)]
         if shared:
-            self.twice = choose_twice(pending, self.deferred, self.verify, False, self.rng)
+            self.twice = choose_twice(pending, self.deferred, self.recount, False, self.rng)
         else:
             here = self.here
-            self.twice = choose_twice(pending, here, self.verify, self.local is not None, self.rng)
+            self.twice = choose_twice(pending, here, self.recount, self.local is not None, self.rng)
         calls = max(1, min(BATCHES, len(cut) // PER_CALL))
         laid = plan(subproblems, cut, self.twice, calls, self.rng, len(first))
         self.payloads[len(first) :] = laid.payloads[len(first) :]
@@ -289,12 +294,12 @@ class Layout:
 
     def _pace(self) -> float | None:
         """The seconds of work of the pending subproblems on one core here, from a few
-        random subproblems counted here (checks too, unless verify is 0); None: not
+        random subproblems counted here (checks too, unless recount is 0); None: not
         measured."""
         local, subproblems, pending = self.local, self.subproblems, self.pending
         spent = 0.0
         measured = 0
-        if local is not None and (self.verify > 0 or self.units is None):
+        if local is not None and (self.recount > 0 or self.units is None):
             wanted_here = PACE_SUBPROBLEMS if self.units is None else LOCAL_CHECKS - 1
             started = time.perf_counter()
             for index in self.rng.sample(pending, min(len(pending), wanted_here)):
@@ -304,7 +309,7 @@ class Layout:
                 measured += work_of(subproblems[index])
                 if time.perf_counter() - started > PACE_SECONDS:
                     break
-        if self.verify <= 0:
+        if self.recount <= 0:
             self.here.clear()
         if not measured:
             return None
