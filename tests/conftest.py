@@ -87,7 +87,7 @@ def _install_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
         quadrants = importlib.import_module(f"nqueens._quadrants{suffix}")
     except ImportError as exc:  # pragma: no cover - the point is to fail loudly
         pytest.fail(f"the compiled core is missing ({exc}); pass --no-native to test without it")
-    monkeypatch.setattr("nqueens._select.core", module)
+    monkeypatch.setattr("nqueens._select.bitsolver", module)
     monkeypatch.setattr("nqueens._select.quadrants", quadrants)
     return module
 

@@ -149,7 +149,7 @@ def test_the_baseline_code_uses_no_avx_register():
     if sys.platform != "linux" or os.uname().machine != "x86_64" or not shutil.which("objdump"):
         pytest.skip("needs objdump on x86-64 Linux")
     found = {}
-    for module in (_quadrants, nqueens._select.core):
+    for module in (_quadrants, nqueens._select.bitsolver):
         listing = subprocess.run(
             ["objdump", "-d", "--no-show-raw-insn", module.__file__],
             capture_output=True, text=True, check=True,

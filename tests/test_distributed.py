@@ -178,13 +178,13 @@ def test_no_thread_of_ours_runs_when_a_process_pool_forks(monkeypatch, progress)
     # sent a result; slowed here so that it would still run at the first submit
     from nqueens import _select
 
-    real = _select.core.count_symmetric
+    real = _select.bitsolver.count_symmetric
 
     def slow(n, **kwargs):
         time.sleep(0.3)
         return real(n, **kwargs)
 
-    monkeypatch.setattr(_select.core, "count_symmetric", slow)
+    monkeypatch.setattr(_select.bitsolver, "count_symmetric", slow)
     with _forking_pool_listened() as pool:
         assert nqueens.count(14, workers=pool, progress=progress) == A000170[14]
     assert len(_FORKED_BESIDE) == 2 and _FORKED_BESIDE == [[], []], _FORKED_BESIDE
@@ -197,7 +197,7 @@ def test_the_check_of_the_total_still_running_at_the_fork_starts_again_after(mon
     # searched again once the workers run: the classes come out exact
     from nqueens import _select
 
-    real = _select.core.count_symmetric
+    real = _select.bitsolver.count_symmetric
     calls = []
 
     def stopped_first(n, **kwargs):
@@ -211,7 +211,7 @@ def test_the_check_of_the_total_still_running_at_the_fork_starts_again_after(mon
         assert stop[0]  # stopped before the fork
         return (0, 0)  # partial, as the core's are when stopped
 
-    monkeypatch.setattr(_select.core, "count_symmetric", stopped_first)
+    monkeypatch.setattr(_select.bitsolver, "count_symmetric", stopped_first)
     with _forking_pool_listened() as pool:
         assert nqueens.count(16, workers=pool, unique=True) == A002562[16]
     assert calls == [16, 16]
@@ -1037,7 +1037,7 @@ def test_journal_resumes_and_answers_at_once_when_complete(tmp_path):
 
 
 def interrupt_cli(path, sig):
-    # the pure-Python core makes n = 14 slow enough to stop midway; a process that
+    # the pure-Python twin makes n = 14 slow enough to stop midway; a process that
     # does not end is stopped with SIGABRT, for the faulthandler's stacks of its
     # threads, and killed (not left to the next test)
     env = {**os.environ, "NQUEENS_PUREPYTHON": "1", "PYTHONFAULTHANDLER": "1"}
@@ -1136,7 +1136,7 @@ def test_cli_journal_errors_exit_2(tmp_path):
 
 def test_cli_complete_journal_answers_at_once(tmp_path):
     path = tmp_path / "count.sqlite"
-    # the pure-Python core would take a minute at n = 15: the journal answers instead
+    # the pure-Python twin would take a minute at n = 15: the journal answers instead
     # (where this process runs on it too, the journal of n = 13 is made in a second)
     n = 15 if nqueens.IMPLEMENTATION == "cython" else 13
     nqueens.count(n, journal=path, workers=2, depth=1)

@@ -79,7 +79,7 @@ def test_every_pip_install_in_the_readme_names_our_distribution_or_the_checkout(
 def _limited_api_core():
     from nqueens import _select
 
-    file = getattr(_select.core, "__file__", "") or ""
+    file = getattr(_select.bitsolver, "__file__", "") or ""
     return nqueens.IMPLEMENTATION == "cython" and ".abi3." in os.path.basename(file)
 
 

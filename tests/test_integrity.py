@@ -416,16 +416,16 @@ def edit(path, *statements):
     "statements",
     [
         ["INSERT INTO done VALUES (99999, '1000000', '0.1.0', 'cython', 0, 'x')"],
-        ["UPDATE done SET count = '-8' WHERE subproblem = 3"],
-        ["UPDATE done SET count = CAST(count AS INTEGER) + 1000 WHERE subproblem = 3"],
-        ["UPDATE done SET count = '1_000' WHERE subproblem = 3"],
-        ["UPDATE done SET count = '١٢' WHERE subproblem = 3"],
-        ["UPDATE done SET count = '" + "9" * 4400 + "' WHERE subproblem = 3"],
-        ["UPDATE done SET subproblem = -1 WHERE subproblem = 3"],
-        ["DELETE FROM done WHERE subproblem = 3"],
+        ["UPDATE done SET count = '-8' WHERE task = 3"],
+        ["UPDATE done SET count = CAST(count AS INTEGER) + 1000 WHERE task = 3"],
+        ["UPDATE done SET count = '1_000' WHERE task = 3"],
+        ["UPDATE done SET count = '١٢' WHERE task = 3"],
+        ["UPDATE done SET count = '" + "9" * 4400 + "' WHERE task = 3"],
+        ["UPDATE done SET task = -1 WHERE task = 3"],
+        ["DELETE FROM done WHERE task = 3"],
         ["UPDATE meta SET value = 'True' WHERE key = 'unique'"],
         ["UPDATE meta SET value = '0.0.1' WHERE key = 'version'"],
-        ["UPDATE done SET version = '0.0.1' WHERE subproblem = 3"],
+        ["UPDATE done SET version = '0.0.1' WHERE task = 3"],
     ],
     ids=[
         "row-added",
@@ -535,13 +535,14 @@ def test_a_work_object_shared_by_threads_is_refused_not_a_crash(core):
         [t.start() for t in threads]; [t.join() for t in threads]
         assert set(found) <= {int(sys.argv[2])} and len(found) + len(refused) == 4, found
         assert all("in use by another thread" in r for r in refused)
-        tables = _select.core.Tables()
+        tables = _select.bitsolver.Tables()
         subproblem = [(16, 1, (0, 15, 3), (2, 7, 0))]
         counts, refused = [], []
         def each():
             try:
                 for _ in range(int(sys.argv[3])):
-                    counts.append(tuple(_select.core.count_each(subproblem, bytearray(1), tables)))
+                    counted = _select.bitsolver.count_each(subproblem, bytearray(1), tables)
+                    counts.append(tuple(counted))
             except RuntimeError as exc:
                 refused.append(str(exc))
         threads = [threading.Thread(target=each) for _ in range(4)]
@@ -780,7 +781,7 @@ def test_the_default_split_is_bounded_for_large_boards(native_core):
 
     subproblems = nqueens.subproblems(30)
     assert len(subproblems) <= MAX_SUBPROBLEMS
-    core = nqueens._select.core
+    core = nqueens._select.bitsolver
     assert len(core.constellations(BORDERS_MAX_N)) <= MAX_SUBPROBLEMS
     assert len(core.constellations(BORDERS_MAX_N + 1)) > MAX_SUBPROBLEMS
     with pytest.raises(ValueError, match="cannot finish anyway"):
@@ -923,9 +924,9 @@ def test_the_symmetric_counts_are_worked_out_once_per_call(native_core, monkeypa
     from nqueens import _select
 
     calls = []
-    real = _select.core.count_symmetric
+    real = _select.bitsolver.count_symmetric
     monkeypatch.setattr(
-        _select.core, "count_symmetric", lambda n, **kw: calls.append(n) or real(n, **kw)
+        _select.bitsolver, "count_symmetric", lambda n, **kw: calls.append(n) or real(n, **kw)
     )
     assert count(12, workers=map, unique=True) == A002562[12]
     assert calls == [12]  # the check of the total's, and then Burnside's count, alike
@@ -979,7 +980,7 @@ def test_strange_objects_in_a_result_are_refused_as_any_wrong_result(native_core
         elif change == "version":
             found[0] = first._replace(version=Version(first.version))
         else:
-            found[0] = first._replace(core=Version(first.core))
+            found[0] = first._replace(implementation=Version(first.implementation))
         return found
 
     with pytest.raises(ExecutorError):
@@ -1212,3 +1213,17 @@ def test_the_progress_bars_time_left_starts_from_the_estimate(capsys):
     assert plain.format_dict["left"] == "?"  # no estimate, nothing done: nothing to say
     plain.close()
     assert "subproblem" in capsys.readouterr().err
+
+
+def test_the_journal_file_keeps_its_format_names(tmp_path):
+    # journals written by earlier releases open: the file's table and header keep the
+    # names of the format (a subproblem's index is the column "task")
+    import contextlib
+
+    path = tmp_path / "count.sqlite"
+    assert count(10, journal=path, depth=1) == A000170[10]
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(done)")]
+        keys = {key for (key,) in db.execute("SELECT key FROM meta")}
+    assert columns == ["task", "count", "version", "core", "verified", "checksum"]
+    assert {"format", "n", "root", "depth", "tasks", "split", "unique", "version"} <= keys

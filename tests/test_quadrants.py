@@ -568,10 +568,10 @@ def test_a_quadrant_split_journal_resumes_exactly(tmp_path):
         done = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
     db.close()
     # one call ahead: the third call's units went out, its results were never read
-    assert meta["depth"] == "-1" and 0 < done < first.sent < int(meta["subproblems"])
+    assert meta["depth"] == "-1" and 0 < done < first.sent < int(meta["tasks"])
     again = _StopAfter(10**6)
     assert nqueens.count(15, workers=again, journal=path, recount=0) == A000170[15]
-    assert again.sent == int(meta["subproblems"]) - done  # only what was left
+    assert again.sent == int(meta["tasks"]) - done  # only what was left
     # threads resume the same split; a complete journal answers the unique count at once
     assert nqueens.count(15, workers=2, journal=path, unique=True) == A002562[15]
     with pytest.raises(nqueens.JournalError):

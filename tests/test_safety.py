@@ -173,7 +173,7 @@ def test_a_crash_would_show_here_too():
         """
         import nqueens
         from nqueens import Subproblem, count_subproblem
-        from nqueens._select import core
+        from nqueens._select import bitsolver as core
         for fields in [(100, 1, (), ()), (70, 1, (0,), (0,)), (8, 1, (0, 1, 2), ()),
                        (8, 1, (0, 1), (0,)), (8, 1, (64,), (0,))]:
             for call in (lambda: count_subproblem(fields),
@@ -451,7 +451,7 @@ def read_only_journal_is_refused(top, monkeypatch):
     count(12, workers=map, journal=path, depth=1)
     db = sqlite3.connect(path)
     with db:
-        db.execute("DELETE FROM done WHERE subproblem % 2 = 0")
+        db.execute("DELETE FROM done WHERE task % 2 = 0")
     db.close()
     os.chmod(path, 0o444)
     os.chmod(folder, 0o555)
@@ -505,7 +505,7 @@ def test_resume_with_other_workers_keeps_the_recorded_split(core, tmp_path):
         count(12, workers=interrupted, journal=path, depth=1, recount=0)  # a finer split
     with sqlite3.connect(path) as db:
         depth = int(db.execute("SELECT value FROM meta WHERE key = 'depth'").fetchone()[0])
-        done = {t for (t,) in db.execute("SELECT subproblem FROM done")}
+        done = {t for (t,) in db.execute("SELECT task FROM done")}
     db.close()
     total = len(nqueens.subproblems(12, depth=1))
     assert depth == 1 and 0 < len(done) < total

@@ -35,7 +35,7 @@ def _load() -> tuple[ModuleType, ModuleType, str]:
             return _bitsolver, _quadrants, "cython"
         except ImportError:
             warnings.warn(
-                "nqueens: the compiled core is missing, so the pure-Python core runs instead, "
+                "nqueens: the compiled core is missing, so the pure-Python twin runs instead, "
                 "much slower (BENCHMARKS.md); install a binary wheel "
                 f"(pip install --only-binary {DISTRIBUTION} {DISTRIBUTION}) or build with a C "
                 f"compiler (pip install --no-binary {DISTRIBUTION} {DISTRIBUTION})",
@@ -53,7 +53,7 @@ def _choose_cpu(quadrants: ModuleType, implementation: str) -> str:
         try:
             quadrants.use_cpu(wanted)
         except ValueError as exc:
-            runs = quadrants.cpu() if implementation == "cython" else "the pure-Python core"
+            runs = quadrants.cpu() if implementation == "cython" else "the pure-Python twin"
             warnings.warn(
                 f"nqueens: NQUEENS_CPU={wanted} is ignored ({exc}); {runs} runs instead",
                 RuntimeWarning,
@@ -66,12 +66,12 @@ def _choose_cpu(quadrants: ModuleType, implementation: str) -> str:
 # checks every call into them against the extension's stubs (_bitsolver.pyi,
 # _quadrants.pyi), which the twins match (tests/test_core_parity.py)
 if TYPE_CHECKING:
-    from . import _bitsolver as core, _quadrants as quadrants
+    from . import _bitsolver as bitsolver, _quadrants as quadrants
 
     IMPLEMENTATION: str
     CPU: str
 else:
-    core, quadrants, IMPLEMENTATION = _load()
+    bitsolver, quadrants, IMPLEMENTATION = _load()
     CPU = _choose_cpu(quadrants, IMPLEMENTATION)
 
-__all__ = ["CPU", "IMPLEMENTATION", "core", "quadrants"]
+__all__ = ["CPU", "IMPLEMENTATION", "bitsolver", "quadrants"]

@@ -86,7 +86,7 @@ def burnside(n: int, total: int, symmetric: _Symmetric | None = None) -> int:
     if n <= 1:
         return 1
     # (the check of the total worked them out already, where it ran)
-    found = symmetric.get() if symmetric is not None else _select.core.count_symmetric(n)
+    found = symmetric.get() if symmetric is not None else _select.bitsolver.count_symmetric(n)
     half_turn, quarter_turn = found
     classes, rest = divmod(total + int(half_turn) + 2 * int(quarter_turn), 8)
     if rest:  # cannot happen for a right total: refuse to answer rather than round
@@ -124,7 +124,7 @@ class _Symmetric:
 
     def _work(self, n: int) -> None:
         try:
-            self.found.append(_select.core.count_symmetric(n, stop=self.stop))
+            self.found.append(_select.bitsolver.count_symmetric(n, stop=self.stop))
         except BaseException as exc:  # handed to the caller of get()
             self.found.append(exc)
         finally:
@@ -541,7 +541,7 @@ class _Count:
         split_wanted: bool,
     ) -> int:
         n, root = self.n, self.root
-        core = _select.core
+        core = _select.bitsolver
         if not split_wanted and root is None:
             if quadrants:
                 try:
@@ -595,10 +595,16 @@ class _Count:
                 if waiting is not None:
                     waiting.start()  # the workers run: a pool has made its processes
                     waiting = None
-                done[found.subproblem] = Row(found.value, found.version, found.core, found.verified)
+                done[found.subproblem] = Row(
+                    found.value, found.version, found.implementation, found.verified
+                )
                 if book is not None:
                     book.record(
-                        found.subproblem, found.value, found.core, found.verified, found.version
+                        found.subproblem,
+                        found.value,
+                        found.implementation,
+                        found.verified,
+                        found.version,
                     )
                     if not found.verified:
                         unverified.append(found.subproblem)
@@ -683,7 +689,7 @@ class _Count:
         """Count again here a few rows that another release or core recorded;
         a journal that disagrees is refused."""
         here = (_version.__version__, _select.IMPLEMENTATION)
-        foreign = [i for i, row in done.items() if (row.version, row.core) != here]
+        foreign = [i for i, row in done.items() if (row.version, row.implementation) != here]
         if not foreign:
             return
         if isinstance(subproblems[0], _assembly.QuadrantTask) and not self._table(True):
@@ -694,9 +700,9 @@ class _Count:
             row = done[index]
             if value != row.value:
                 raise JournalError(
-                    f"{book.path} records {row.value:,} for subproblem {index}, counted by nqueens "
-                    f"{row.version} ({row.core}), but it counts {value:,} here: the journal "
-                    "cannot be trusted; delete it, or name another file"
+                    f"{book.path} records {row.value:,} for subproblem {index}, counted by "
+                    f"nqueens {row.version} ({row.implementation}), but it counts {value:,} here: "
+                    "the journal cannot be trusted; delete it, or name another file"
                 )
 
     def _by_quadrants(self) -> int:

@@ -322,7 +322,7 @@ def _estimate(
     import random  # here: importing nqueens stays quick
 
     rng = random.Random(seed)
-    core = _select.core
+    core = _select.bitsolver
     tables = core.Tables()
     stop = bytearray(1)
     counts, times = _Sample(), _Sample(rng)
@@ -578,7 +578,7 @@ class _Borders(Sequence[Subproblem]):
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.borders = _select.core.constellations(n)
+        self.borders = _select.bitsolver.constellations(n)
 
     def __len__(self) -> int:
         return len(self.borders)
@@ -782,7 +782,7 @@ def _row_range(solutions: float, budget: float) -> tuple[float, float, int]:
     spent, m, rate = 0.0, 8, 0.0
     while True:
         clock = time.thread_time()
-        found = int(_select.core.count_solutions(m, bytearray(1)))
+        found = int(_select.bitsolver.count_solutions(m, bytearray(1)))
         took = max(time.thread_time() - clock, 1e-9)
         spent, rate = spent + took, found / took
         # the next board takes about 6 times as long

@@ -62,8 +62,10 @@ except ImportError:  # pragma: no cover - not on POSIX: threads are still kept a
 
 _MAGIC = "nqueens-journal-2"
 _OLD_MAGIC = "nqueens-journal-1"
-# what the header names, in this order in its checksum
-_HEADER = ("format", "n", "root", "depth", "subproblems", "split", "unique", "version")
+# what the header names, in this order in its checksum.  The file keeps the names of its
+# first format: "tasks" (the number of subproblems) and the column "task" (a subproblem's
+# index), so that journals written by earlier releases still open
+_HEADER = ("format", "n", "root", "depth", "tasks", "split", "unique", "version")
 _DECIMAL = re.compile(r"[0-9]+")
 _MOD = 2**64
 
@@ -111,7 +113,7 @@ class Row(NamedTuple):
 
     value: int  # its weighted count
     version: str  # the release that counted it
-    core: str  # "cython" or "python"
+    implementation: str  # the cores that counted it: "cython" or "python"
     verified: bool  # counted twice, alike
 
 
@@ -284,7 +286,7 @@ class Journal:
             "n": str(self.n),
             "root": root,
             "depth": str(depth),
-            "subproblems": str(len(subproblems)),
+            "tasks": str(len(subproblems)),
             "split": split_digest(subproblems),
         }
         self._subproblems = len(subproblems)
@@ -296,7 +298,7 @@ class Journal:
                 self._sql("BEGIN IMMEDIATE")
                 self._sql("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 self._sql(
-                    "CREATE TABLE done (subproblem INTEGER PRIMARY KEY, count TEXT NOT NULL, "
+                    "CREATE TABLE done (task INTEGER PRIMARY KEY, count TEXT NOT NULL, "
                     "version TEXT NOT NULL, core TEXT NOT NULL, verified INTEGER NOT NULL, "
                     "checksum TEXT NOT NULL)"
                 )
@@ -307,7 +309,7 @@ class Journal:
             self.meta = meta
             self._rows, self._sum = 0, 0
             return
-        for key in ("n", "root", "depth", "subproblems", "split"):
+        for key in ("n", "root", "depth", "tasks", "split"):
             if self.meta.get(key) != expected[key]:
                 raise JournalError(
                     f"{self.path} journals another count ({key} {self.meta.get(key) or 'none'}, "
@@ -333,7 +335,7 @@ class Journal:
         assert self.meta is not None, "bind() first"
         try:
             rows = self._sql(
-                "SELECT subproblem, count, version, core, verified, checksum FROM done"
+                "SELECT task, count, version, core, verified, checksum FROM done"
             ).fetchall()
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path} cannot be read ({exc})") from None
@@ -389,13 +391,13 @@ class Journal:
         for subproblem in subproblems:
             try:
                 row = self._sql(
-                    "SELECT count, version, core, verified FROM done WHERE subproblem = ?",
+                    "SELECT count, version, core, verified FROM done WHERE task = ?",
                     (subproblem,),
                 ).fetchone()
             except sqlite3.Error as exc:
                 raise JournalWriteError(f"{self.path} cannot be read ({exc})") from None
             if row is not None:
-                statements.append(("DELETE FROM done WHERE subproblem = ?", (subproblem,)))
+                statements.append(("DELETE FROM done WHERE task = ?", (subproblem,)))
                 rows, total = rows - 1, (total - int(self._check(subproblem, *row), 16)) % _MOD
         if statements:
             self._write(statements, rows, total)

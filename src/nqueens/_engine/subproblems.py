@@ -147,7 +147,7 @@ def _constellation_subproblems(n: int) -> list[Subproblem]:
     if n <= 1:
         return [Subproblem(n, 1, (), ())]
     subproblems = []
-    for weight, top, bottom, left, right in _select.core.constellations(n):
+    for weight, top, bottom, left, right in _select.bitsolver.constellations(n):
         rows, cols = [0, n - 1], [top, bottom]
         if 0 < left < n - 1:
             rows.append(left)
@@ -466,7 +466,7 @@ def count_run(
         return _assembly.count_run(
             cast("Sequence[QuadrantTask]", subproblems), stop, quarter, per_thread
         )
-    core = _select.core
+    core = _select.bitsolver
     # each thread keeps the core's last table for its next subproblems
     tables = getattr(_tables, "tables", None)
     if tables is None or tables[0] is not core:

@@ -44,7 +44,7 @@ def run_subproblems(
     # in the calling thread as it takes a lock can leave that lock held (a `with`
     # entered, its exit never run: bpo-29988); with a queue.Queue that lock was the
     # queue's, a worker then waited on it forever, and so did the calling thread
-    # on the worker (seen once in CI, in the pure-Python core).
+    # on the worker (seen once in CI, in the pure-Python twin).
     finished: collections.deque[tuple[int, int] | BaseException | None] = collections.deque()
     wake = threading.Lock()
     wake.acquire()

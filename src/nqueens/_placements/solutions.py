@@ -120,11 +120,11 @@ def solutions(
                 "keep them in place"
             )
         rows, cols = check_placed(size, placed)
-        if size > _select.core.MAX_N:
+        if size > _select.bitsolver.MAX_N:
             return _Shared(itertools.islice(walk(size, rows, cols), limit))
         return _Shared(itertools.chain.from_iterable(_walked(size, False, limit, rows, cols)))
     n = check_n(n)
-    core = _select.core
+    core = _select.bitsolver
     if 2 <= n <= core.GATHER_MAX_N and (limit is None or limit > _WALK_LIMIT):
         # the core's iterator, gathering at the first next(), then making each
         # tuple as the loop asks for it (a chain in front made the loop over
@@ -166,7 +166,7 @@ def gather(n: int, unique: bool) -> Any:
     >>> gather(12, False).size
     14200
     """
-    core = _select.core
+    core = _select.bitsolver
     parts = 1
     if n >= _GATHER_PARTS_FROM and _select.IMPLEMENTATION == "cython":
         parts = min(available_cores(), _GATHER_MOST_PARTS)
@@ -203,7 +203,7 @@ def gather(n: int, unique: bool) -> Any:
 def _walked(
     n: int, unique: bool, limit: int | None, rows: Queens = (), cols: Queens = ()
 ) -> Iterator[Iterable[tuple[int, ...]]]:
-    walker = _select.core.Enumerator(n, (), unique, rows, cols)
+    walker = _select.bitsolver.Enumerator(n, (), unique, rows, cols)
     buffer = bytearray(n * _CHUNK)
     unpack = struct.Struct(f"{n}B").iter_unpack
     left = limit

@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .._select import CPU, IMPLEMENTATION, core
+from .._select import CPU, IMPLEMENTATION, bitsolver as core
 from .._validate import available_cores
 from .._version import DISTRIBUTION, __version__
 
@@ -127,7 +127,7 @@ def facts_text(facts: dict[str, Any]) -> str:
     """The context as one paragraph of a report."""
     memory = "" if facts["memory_gib"] is None else f", {facts['memory_gib']} GiB"
     built = (
-        "the pure-Python core"
+        "the pure-Python twin"
         if facts["core"] == "python"
         else f"the Cython core built by {facts['compiler']} ({facts['cflags'] or 'no flags'}"
         + (f"; its {facts['variant']} variant" if facts.get("variant") else "")

@@ -87,7 +87,7 @@ def results(
         if position in answered:
             raise ExecutorError(f"workers {name} returned the result of a unit twice")
         unit = laid.payloads[position]
-        version, core, counts = checked_counts(name, subproblems, unit, answer)
+        version, implementation, counts = checked_counts(name, subproblems, unit, answer)
         answered.add(position)
         if laid.again[position]:
             for index, value in zip(unit.indices, counts):
@@ -100,7 +100,9 @@ def results(
                 else:
                     seconds_first[index] = value
             continue
-        firsts = [Finished(i, v, core, False, version) for i, v in zip(unit.indices, counts)]
+        firsts = [
+            Finished(i, v, implementation, False, version) for i, v in zip(unit.indices, counts)
+        ]
         if gate:
             solved = [f for f in firsts if f.value]
             known = [f for f in solved if f.subproblem in here]
@@ -139,9 +141,9 @@ def results(
 def checked_counts(
     name: str, subproblems: Sequence[AnySubproblem], unit: Unit, answer: Any
 ) -> tuple[str, str, tuple[int, ...]]:
-    """(version, core, counts) of the answer to `unit`, refused if it is malformed, of
+    """(version, implementation, counts) of the answer to `unit`, refused if it is malformed, of
     another release, for other subproblems than the unit's, or not a possible count."""
-    version, core, counted, indices, counts = parse(name, answer)
+    version, implementation, counted, indices, counts = parse(name, answer)
     try:  # the echoes are the workers' objects: their comparison may raise
         other = indices != unit.indices or bool(counted != unit.subproblems)
     except Exception:
@@ -162,4 +164,4 @@ def checked_counts(
                 f"workers {name} returned {short_repr(value)} for subproblem {index}, which "
                 "cannot be its count"
             )
-    return version, core, counts
+    return version, implementation, counts

@@ -74,10 +74,8 @@ class UnitResult(NamedTuple):
     """A unit's counts, with where they come from."""
 
     version: str  # the worker's release of nqueens
-    core: str  # the core that counted: "cython" or "python"
-    subproblems: tuple[
-        tuple[Any, ...], ...
-    ]  # the subproblems it counted, as it read them, as tuples
+    implementation: str  # the cores that counted: "cython" or "python"
+    subproblems: tuple[tuple[Any, ...], ...]  # those it counted, as it read them, as tuples
     indices: tuple[int, ...]
     counts: tuple[int, ...]
 
@@ -87,7 +85,7 @@ class Finished(NamedTuple):
 
     subproblem: int  # its index in the split
     value: int
-    core: str
+    implementation: str
     verified: bool  # counted twice, alike
     version: str
 
@@ -116,8 +114,8 @@ def count_numbered(item: tuple[int, Unit]) -> tuple[int, UnitResult]:
 
 
 def result_of(unit: Unit, counts: tuple[int, ...], origin: tuple[str, str]) -> UnitResult:
-    version, core = origin
-    return UnitResult(version, core, unit.subproblems, unit.indices, counts)
+    version, implementation = origin
+    return UnitResult(version, implementation, unit.subproblems, unit.indices, counts)
 
 
 def other_release(name: str, version: Any) -> ExecutorError:
@@ -136,16 +134,16 @@ def parse(name: str, answer: Any) -> tuple[Any, ...]:
             "it was given (call it on every item, as map(func, items) does; a worker of "
             "an older nqueens gives results without their origin)"
         )
-    version, core, counted, indices, counts = answer
+    version, implementation, counted, indices, counts = answer
     if type(version) is not str or version != _version.__version__:
         raise other_release(name, version)
     if not (
         isinstance(indices, tuple)
         and isinstance(counts, tuple)
         and isinstance(counted, tuple)
-        and type(core) is str
+        and type(implementation) is str
         and len(indices) == len(counts) == len(counted)
         and all(type(i) is int for i in indices)
     ):
         raise ExecutorError(f"workers {name} returned a malformed result: {short_repr(answer)}")
-    return version, core, counted, indices, counts
+    return version, implementation, counted, indices, counts
