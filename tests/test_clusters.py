@@ -105,9 +105,9 @@ def test_ray_counts_exactly_and_resumes(ray_pool, tmp_path):
 
 
 def test_a_ray_pool_passed_itself(ray_pool):
-    from nqueens._engine.workers.engines import Pool, engine
+    from nqueens._engine.workers.engines import Pool, engine_for
 
-    assert type(engine(ray_pool)) is Pool
+    assert type(engine_for(ray_pool)) is Pool
     assert nqueens.count(14, workers=ray_pool, recount=1.0) == A000170[14]
 
 

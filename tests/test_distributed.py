@@ -460,7 +460,7 @@ class RecordedPool(Pool):
 def test_only_multiprocessings_process_pools_get_a_board_file():
     # its threads count here anyway, and Ray's Pool (imap_unordered too) may have its
     # processes on other machines, where a file here is not shared
-    from nqueens._engine.workers.engines import Pool, engine
+    from nqueens._engine.workers.engines import Pool, engine_for
     from nqueens._engine.workers.ledger import Shared
 
     class Remote:
@@ -469,8 +469,12 @@ def test_only_multiprocessings_process_pools_get_a_board_file():
 
     subproblems = nqueens.subproblems(16)
     with ThreadPool(2) as threads:
-        assert type(engine(threads)) is Pool and not Shared.serves(engine(threads), subproblems)
-    assert type(engine(Remote())) is Pool and not Shared.serves(engine(Remote()), subproblems)
+        assert type(engine_for(threads)) is Pool and not Shared.serves(
+            engine_for(threads), subproblems
+        )
+    assert type(engine_for(Remote())) is Pool and not Shared.serves(
+        engine_for(Remote()), subproblems
+    )
     assert nqueens.count(12, workers=Remote(), recount=1.0) == A000170[12]
 
 
@@ -638,17 +642,17 @@ def test_multiprocessing_pool():
 
 
 def test_each_engine_is_driven_by_its_own_submission():
-    from nqueens._engine.workers.engines import Futures, Map, Pool, engine
+    from nqueens._engine.workers.engines import Futures, Map, Pool, engine_for
 
     with ThreadPoolExecutor(3) as threads:
-        assert type(engine(threads)) is type(engine(threads.map)) is Futures
-        assert engine(threads).size == 3  # read from the pool: 16 units a worker or so
+        assert type(engine_for(threads)) is type(engine_for(threads.map)) is Futures
+        assert engine_for(threads).size == 3  # read from the pool: 16 units a worker or so
     with multiprocessing.get_context("spawn").Pool(2) as pool:
-        assert type(engine(pool.map)) is Pool and engine(pool.map).size == 2
-        assert type(engine(pool)) is Pool and engine(pool).size == 2
-    assert type(engine(map)) is type(engine(lambda f, xs: map(f, xs))) is Map
+        assert type(engine_for(pool.map)) is Pool and engine_for(pool.map).size == 2
+        assert type(engine_for(pool)) is Pool and engine_for(pool).size == 2
+    assert type(engine_for(map)) is type(engine_for(lambda f, xs: map(f, xs))) is Map
     with pytest.raises(TypeError, match="workers must be"):
-        engine(object())
+        engine_for(object())
 
 
 class Submitted(ThreadPoolExecutor):
@@ -1010,12 +1014,12 @@ def test_a_script_without_a_main_guard_on_spawn_ends_with_broken_workers(tmp_pat
 
 @pytest.mark.native
 def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path):
-    from nqueens._engine.workers.engines import Dask, engine
+    from nqueens._engine.workers.engines import Dask, engine_for
 
     executor = dask_client.get_executor()
     assert nqueens.count(14, workers=executor.map) == A000170[14]
     assert nqueens.count(13, workers=executor.map, unique=True) == A002562[13]
-    flow = engine(dask_client)
+    flow = engine_for(dask_client)
     assert type(flow) is Dask and flow.size == 2
     path = tmp_path / "count.sqlite"
     assert nqueens.count(16, workers=dask_client, journal=path) == A000170[16]

@@ -910,9 +910,9 @@ class Renumbering:
 
 
 def test_a_pool_that_renumbers_its_results_is_refused(core):
-    from nqueens._engine.workers.engines import Pool, engine
+    from nqueens._engine.workers.engines import Pool, engine_for
 
-    assert type(engine(Renumbering(0).map)) is Pool
+    assert type(engine_for(Renumbering(0).map)) is Pool
     assert count(12, workers=Renumbering(0).map, depth=1) == A000170[12]  # honest: exact
     with pytest.raises(ExecutorError, match="not a numbered result"):
         count(12, workers=Renumbering(10**6).map, depth=1)

@@ -321,11 +321,11 @@ def count(
     ValueError: placed queens at (0, 0) and (1, 1) attack each other: same diagonal
     """
     n = check_n(n)
-    pool: Workers = check_workers(workers)
+    workers = check_workers(workers)
     unique = check_bool(unique, "unique")
     progress = check_bool(progress, "progress")
     recount = check_recount(recount)
-    units = check_units(units, pool)
+    units = check_units(units, workers)
     root = None
     if placed is not None:
         if unique:
@@ -335,18 +335,18 @@ def count(
             )
         root = Subproblem(n, 1, *check_placed(n, placed))
     depth = check_depth(n, depth, root)
-    if root is None and not quadrants_apply(n) and wants_split(journal, progress, depth, pool):
+    if root is None and not quadrants_apply(n) and wants_split(journal, progress, depth, workers):
         check_border_split(n)
-    counting = _Count(n, pool, progress, depth, unique, root, recount, units)
-    if isinstance(pool, int) and _estimated_first(n, progress):
+    counting = _Count(n, workers, progress, depth, unique, root, recount, units)
+    if isinstance(workers, int) and _estimated_first(n, progress):
         from . import estimate as _estimate
 
-        expected = _estimate.before_count(n, unique, pool, placed)
+        expected = _estimate.before_count(n, unique, workers, placed)
         counting.expected = expected.seconds
         if _estimate.too_long(expected):
             warnings.warn(
-                f"nqueens: count({n}) will take {expected.duration()} on {pool} "
-                f"thread{'s' if pool > 1 else ''}, more than a year (nqueens.estimate says why)",
+                f"nqueens: count({n}) will take {expected.duration()} on {workers} "
+                f"thread{'s' if workers > 1 else ''}, more than a year (nqueens.estimate says why)",
                 LongCountWarning,
                 stacklevel=2,
             )
@@ -420,7 +420,7 @@ class _Count:
     def __init__(
         self,
         n: int,
-        pool: Workers,
+        workers: Workers,
         progress: bool,
         depth: int | None,
         unique: bool,
@@ -428,7 +428,7 @@ class _Count:
         recount: float | None,
         units: int | None = None,
     ) -> None:
-        self.n, self.pool, self.progress, self.depth = n, pool, progress, depth
+        self.n, self.workers, self.progress, self.depth = n, workers, progress, depth
         self.unique, self.root, self.recount, self.units = unique, root, recount, units
         self.quarter: Any = None  # this call's own quadrant table, shared by its threads
         self.per_thread = threading.local()  # each thread's working memory, for this call only
@@ -487,9 +487,9 @@ class _Count:
         return self.count_run(checked, bytearray(1))
 
     def total(self, book: Journal | None) -> int:
-        n, pool, root = self.n, self.pool, self.root
+        n, workers, root = self.n, self.workers, self.root
         depth = self.depth
-        split_wanted = wants_split(book, self.progress, depth, pool)
+        split_wanted = wants_split(book, self.progress, depth, workers)
         quadrants = root is None and depth is None and quadrants_apply(n)
         recorded = book.depth if book is not None else None
         if recorded is not None:
@@ -512,11 +512,11 @@ class _Count:
                 )
             quadrants = recorded == QUADRANT_DEPTH
             depth = None if quadrants else recorded
-        if quadrants and not (not isinstance(pool, int) and recorded is None):
+        if quadrants and not (not isinstance(workers, int) and recorded is None):
             # the table is built first, so that a lack of memory shows before any work
             # (a map-like's workers build their own: this one only checks a few units)
             quadrants = self._table(required=recorded == QUADRANT_DEPTH)
-        elif quadrants and forks_at_submit(pool):
+        elif quadrants and forks_at_submit(workers):
             # a pool that forks at its first submit counts with this process's table
             # (_results): built from now on, while this thread splits and plans, and
             # the check of the total beside it once the split is made (_results), on
@@ -524,7 +524,7 @@ class _Count:
             self.building = _assembly.Building(n)
             self.symmetric = _Symmetric(n) if n >= 2 else None
         try:
-            return self._split_and_count(book, pool, depth, quadrants, split_wanted)
+            return self._split_and_count(book, workers, depth, quadrants, split_wanted)
         finally:
             if self.building is not None:  # never taken: interrupted, or refused
                 self.building.cancel()
@@ -535,7 +535,7 @@ class _Count:
     def _split_and_count(
         self,
         book: Journal | None,
-        pool: Workers,
+        workers: Workers,
         depth: int | None,
         quadrants: bool,
         split_wanted: bool,
@@ -553,21 +553,21 @@ class _Count:
             if n <= INLINE_MAX_N:
                 # over in milliseconds: threads would cost more than they save
                 return int(core.count_solutions(n, bytearray(1)))
-            if pool == 1:
+            if workers == 1:
                 results = run_subproblems(
                     lambda _, stop: [int(core.count_solutions(n, stop))], [None], 1
                 )
                 return sum(value for _, value in results)
-        min_subproblems = pool * SUBPROBLEMS_PER_WORKER if isinstance(pool, int) else 1
+        min_subproblems = workers * SUBPROBLEMS_PER_WORKER if isinstance(workers, int) else 1
         subproblems: Sequence[AnySubproblem]
         if quadrants:
             depth, subproblems = QUADRANT_DEPTH, _assembly.split(n, quadrant_split_size(n))
         else:
             depth, subproblems = split(n, depth, min_subproblems, root)
-        if isinstance(pool, int) and book is None and not self.progress:
+        if isinstance(workers, int) and book is None and not self.progress:
             # nothing to record per subproblem: each thread sums its own
             count_each: Callable[[Sequence[Any], bytearray], list[int]] = self.count_run
-            found = run_subproblems(count_each, subproblems, pool, False, runs(subproblems))
+            found = run_subproblems(count_each, subproblems, workers, False, runs(subproblems))
             return sum(value for _, value in found)
         if book is not None:
             book.bind(depth, subproblems, self.unique, root_key(root))
@@ -580,7 +580,7 @@ class _Count:
             done = book.finished(lambda i: subproblem_bound(subproblems[i]))
             self._check_resumed(subproblems, done, book)
         pending = [i for i in range(len(subproblems)) if i not in done]
-        checked = self.root is None and (book is not None or not isinstance(self.pool, int))
+        checked = self.root is None and (book is not None or not isinstance(self.workers, int))
         symmetric = self.symmetric  # started already, for a pool that forks
         if symmetric is None and checked and self.n >= 2:
             symmetric = _Symmetric(self.n)
@@ -612,7 +612,9 @@ class _Count:
                     bar.update(1)
             total = sum(row.value for row in done.values())
             if symmetric is not None:  # (n >= 2: for n <= 1 there is nothing to check)
-                source = f"in {book.path}" if book is not None else f"of workers {_name(self.pool)}"
+                source = (
+                    f"in {book.path}" if book is not None else f"of workers {_name(self.workers)}"
+                )
                 _check_total(self.n, total, source, symmetric)
         except BrokenWorkers:
             raise  # every result kept was checked: the workers stopped, nothing was wrong
@@ -632,12 +634,12 @@ class _Count:
     def _results(
         self, subproblems: Sequence[AnySubproblem], pending: list[int]
     ) -> Iterator[Finished]:
-        pool = self.pool
-        if isinstance(pool, int):
+        workers = self.workers
+        if isinstance(workers, int):
             todo = [subproblems[i] for i in pending]
             here = _select.IMPLEMENTATION
             count_each: Callable[[Sequence[Any], bytearray], list[int]] = self.count_run
-            for k, value in run_subproblems(count_each, todo, pool, starts=runs(todo)):
+            for k, value in run_subproblems(count_each, todo, workers, starts=runs(todo)):
                 yield Finished(pending[k], value, here, False, _version.__version__)
             return
         local: Callable[[Unit], list[int]] | None = self.local
@@ -646,7 +648,7 @@ class _Count:
         forked: Callable[[], Any] | None = None
         quadrant = bool(subproblems) and isinstance(subproblems[0], _assembly.QuadrantTask)
         symmetric = self.symmetric
-        forking = quadrant and lend.enter_context(claimed_fork(pool))
+        forking = quadrant and lend.enter_context(claimed_fork(workers))
         recount = self.recount
         if recount is None:
             # a pool that forks now counts with this process's core and table, and its
@@ -680,7 +682,7 @@ class _Count:
             local = None  # nothing to check or measure here (no table, but for a fork)
         with lend:
             yield from results(
-                pool, subproblems, pending, recount, local, _rng(), self.units, ready, forked
+                workers, subproblems, pending, recount, local, _rng(), self.units, ready, forked
             )
 
     def _check_resumed(
@@ -708,11 +710,11 @@ class _Count:
     def _by_quadrants(self) -> int:
         """count(n) by quadrant assembly, on `pool` threads (an int), with this
         call's table."""
-        n, pool = self.n, self.pool
-        assert isinstance(pool, int)
+        n, workers = self.n, self.workers
+        assert isinstance(workers, int)
         jobs = _assembly.jobs_of(n)
         per_thread = self.per_thread
-        if n <= INLINE_MAX_N or (pool == 1 and n <= ONE_THREAD_INLINE_MAX_N):
+        if n <= INLINE_MAX_N or (workers == 1 and n <= ONE_THREAD_INLINE_MAX_N):
             subproblems = _assembly.subproblems(n, 1)
             return sum(
                 _assembly.count_subproblems(
@@ -720,16 +722,18 @@ class _Count:
                 )
             )
         # one thread takes each job whole (its tables carry over from row set to row set)
-        subproblems = _assembly.subproblems(n, 1 if pool == 1 else pool * SUBPROBLEMS_PER_WORKER)
+        subproblems = _assembly.subproblems(
+            n, 1 if workers == 1 else workers * SUBPROBLEMS_PER_WORKER
+        )
 
         def run(chunk: Sequence[_assembly.RowSets], stop: bytearray) -> list[int]:
             return _assembly.count_subproblems(self.quarter, jobs, chunk, stop, per_thread)
 
-        return sum(value for _, value in run_subproblems(run, subproblems, pool, False))
+        return sum(value for _, value in run_subproblems(run, subproblems, workers, False))
 
 
-def _name(pool: Any) -> str:
-    return short_repr(getattr(pool, "__qualname__", None) or pool)
+def _name(workers: Any) -> str:
+    return short_repr(getattr(workers, "__qualname__", None) or workers)
 
 
 def _progress_bar(total: int, initial: int, expected: float | None = None) -> Any:

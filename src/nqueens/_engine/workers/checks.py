@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..._validate import short_repr
 from ..subproblems import AnySubproblem, subproblem_bound
-from .engines import Futures, engine
+from .engines import Futures, engine_for
 from .ledger import Forked, Shared
 from .messages import ExecutorError, Finished, Unit, parse
 from .plan import GATE_TRIES, Layout
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 def results(
-    pool: Any,
+    workers: Any,
     subproblems: Sequence[AnySubproblem],
     pending: list[int],
     recount: float,
@@ -45,23 +45,23 @@ def results(
     ready: Callable[[], bool] | None = None,
     forked: Callable[[], Any] | None = None,
 ) -> Iterator[Finished]:
-    """Every pending subproblem's count, counted by `pool`, as results arrive: checked,
+    """Every pending subproblem's count, counted by `workers`, as results arrive: checked,
     and verified as the module says (`local` counts a unit in this process, once
     `ready` has made that possible (False: it cannot); None sends every check
     through the workers).  `forked`, for a pool that forks at its first submit:
     what gives this process's quadrant table (None: none) once the units are
     planned, just before the fork; the processes then take the units through
     shared memory (Forked)."""
-    flow = engine(pool)
-    layout = Layout(flow, subproblems, pending, recount, local, ready, rng, units)
-    if forked is not None and isinstance(flow, Futures):
-        layout.flow = flow = Forked(flow.executor, flow.name, forked, layout.count_here)
-    elif Shared.serves(flow, subproblems):
-        layout.flow = flow = Shared.of(flow, layout)
-    name = flow.name
+    engine = engine_for(workers)
+    layout = Layout(engine, subproblems, pending, recount, local, ready, rng, units)
+    if forked is not None and isinstance(engine, Futures):
+        layout.engine = engine = Forked(engine.executor, engine.name, forked, layout.count_here)
+    elif Shared.serves(engine, subproblems):
+        layout.engine = engine = Shared.of(engine, layout)
+    name = engine.name
     if not pending:
         return
-    answers = flow.stream(layout.calls(), layout.payloads)
+    answers = engine.stream(layout.calls(), layout.payloads)
     gate: bool | None = None  # closed until a check with a solution agrees (set at the first)
     tries = 0
     waiting: list[Finished] = []

@@ -30,8 +30,8 @@ def forks_at_submit(workers: object) -> bool:
     its processes from this process at its next submit (the standard library's
     ProcessPoolExecutor on the "fork" start method, before its first subproblem): what
     this process holds then, they hold too."""
-    flow = engine(workers)
-    pool = flow.executor if isinstance(flow, Futures) else None
+    engine = engine_for(workers)
+    pool = engine.executor if isinstance(engine, Futures) else None
     # the pool's own attributes, read with care (private: anything else says False)
     context = getattr(pool, "_mp_context", None)
     if context is None or getattr(pool, "_processes", None) != {}:
@@ -48,8 +48,8 @@ def claimed_fork(workers: object) -> Iterator[bool]:
     for the count: two counts that share a pool yet to fork cannot both count on
     what they hold at the fork (the second one's would be made after it): the first
     claims the fork, and any other meanwhile takes the pool as one that forked."""
-    flow = engine(workers)
-    pool = flow.executor if isinstance(flow, Futures) else None
+    engine = engine_for(workers)
+    pool = engine.executor if isinstance(engine, Futures) else None
     while True:
         with _claims_lock:
             other = pool is not None and id(pool) in _claims
@@ -292,7 +292,7 @@ class Map(Engine):
             )
 
 
-def engine(workers: Any) -> Engine:
+def engine_for(workers: Any) -> Engine:
     """The engine behind `workers`: a Dask Client, an executor or a pool, passed
     itself or as its bound ``map``, or any other map-like callable."""
     name = describe(workers)

@@ -154,30 +154,30 @@ class Shared(LedgerPool):
     every call has opened it (or as the count ends)."""
 
     @staticmethod
-    def serves(flow: Engine, subproblems: Sequence[AnySubproblem]) -> bool:
+    def serves(engine: Engine, subproblems: Sequence[AnySubproblem]) -> bool:
         if not (subproblems and isinstance(subproblems[0], QuadrantTask) and has_flock()):
             return False
-        if type(flow) is Futures:
+        if type(engine) is Futures:
             futures = sys.modules.get("concurrent.futures")
-            return futures is not None and isinstance(flow.executor, futures.ProcessPoolExecutor)
+            return futures is not None and isinstance(engine.executor, futures.ProcessPoolExecutor)
         # multiprocessing's process pool (not its ThreadPool, nor Ray's Pool, whose
         # processes may be on other machines, where a file here is not shared)
         pools = sys.modules.get("multiprocessing.pool")
         return (
-            type(flow) is Pool
+            type(engine) is Pool
             and pools is not None
-            and isinstance(flow.pool, pools.Pool)
-            and not isinstance(flow.pool, pools.ThreadPool)
+            and isinstance(engine.pool, pools.Pool)
+            and not isinstance(engine.pool, pools.ThreadPool)
         )
 
     @classmethod
-    def of(cls, flow: Engine, layout: Layout) -> Shared:
-        """The ledger for the pool behind `flow` (that serves() takes)."""
-        if isinstance(flow, Futures):
-            return cls(flow.executor, flow.name, layout.count_here)
-        assert isinstance(flow, Pool)
-        shared = cls(Submitting(flow.pool), flow.name, layout.count_here)
-        shared.size = flow.size
+    def of(cls, engine: Engine, layout: Layout) -> Shared:
+        """The ledger for the pool behind `engine` (that serves() takes)."""
+        if isinstance(engine, Futures):
+            return cls(engine.executor, engine.name, layout.count_here)
+        assert isinstance(engine, Pool)
+        shared = cls(Submitting(engine.pool), engine.name, layout.count_here)
+        shared.size = engine.size
         return shared
 
     def stream(self, calls: Iterable[Sequence[int]], payloads: Sequence[Unit]) -> Iterator[Any]:

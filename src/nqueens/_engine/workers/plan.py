@@ -213,7 +213,7 @@ class Layout:
 
     def __init__(
         self,
-        flow: Engine,
+        engine: Engine,
         subproblems: Sequence[AnySubproblem],
         pending: list[int],
         recount: float,
@@ -222,8 +222,8 @@ class Layout:
         rng: random.Random,
         units: int | None,
     ) -> None:
-        self.flow, self.subproblems, self.pending, self.recount = (
-            flow,
+        self.engine, self.subproblems, self.pending, self.recount = (
+            engine,
             subproblems,
             pending,
             recount,
@@ -236,11 +236,11 @@ class Layout:
         self.laid: Plan | None = None
 
     def calls(self) -> Iterator[list[int]]:
-        subproblems, pending, size = self.subproblems, self.pending, self.flow.size
+        subproblems, pending, size = self.subproblems, self.pending, self.engine.size
         first: list[tuple[int, ...]] = []
-        shared = self.flow.shared
+        shared = self.engine.shared
         if self.units is None and size and self.local is not None and not shared:
-            fewest = cut_units(subproblems, pending, unit_count(None, size, self.flow.cost))
+            fewest = cut_units(subproblems, pending, unit_count(None, size, self.engine.cost))
             first = fewest[:size]
             self.payloads.extend(Unit(u, tuple(subproblems[i] for i in u)) for u in first)
             yield list(range(len(first)))
@@ -260,7 +260,7 @@ class Layout:
         units = self.units
         if units is None:
             # through shared memory, each run of subproblems a unit, taken as threads take them
-            units = len(pending) if shared else unit_count(seconds, size, self.flow.cost)
+            units = len(pending) if shared else unit_count(seconds, size, self.engine.cost)
         taken = {i for unit in first for i in unit}
         rest = [i for i in pending if i not in taken]
         cut = first + (cut_units(subproblems, rest, max(1, units - len(first))) if rest else [])
