@@ -55,8 +55,8 @@ def emulated(session: nox.Session) -> None:
     levels = "from nqueens import _quadrants as q; assert len(q.cpu_levels()) == 3, q.cpu_levels()"
     session.run("python", "-c", levels)
     pytest = ("python", "-m", "pytest", "-n", "2")
-    session.run(*pytest, "tests/test_cpu.py")
+    session.run(*pytest, "tests/cores/test_cpu.py")
     for cpu in ("v4", "v3"):
         session.env["NQUEENS_CPU"] = cpu
-        session.run(*pytest, "-m", "not slow", "tests/test_quadrants.py")
+        session.run(*pytest, "-m", "not slow", "tests/cores/test_quadrants.py")
         session.run(*pytest, "-k", "fuzz", "tests/test_safety.py")

@@ -230,3 +230,21 @@ def dask_client() -> Iterator[Any]:
         distributed.Client(cluster) as client,
     ):
         yield client
+
+
+def _journal_rows(path: Any) -> int:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'done'").fetchone():
+            return 0
+        return int(db.execute("SELECT COUNT(*) FROM done").fetchone()[0])
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def journal_rows() -> Callable[[Any], int]:
+    """How many subproblems a journal file records so far (0 while it is set up)."""
+    return _journal_rows

@@ -64,7 +64,7 @@ def _choose_cpu(quadrants: ModuleType, implementation: str) -> str:
 
 # the row-by-row core and the quadrant core, both compiled or both twins; mypy
 # checks every call into them against the extension's stubs (_bitsolver.pyi,
-# _quadrants.pyi), which the twins match (tests/test_core_parity.py)
+# _quadrants.pyi), which the twins match (tests/cores/test_core_parity.py)
 if TYPE_CHECKING:
     from . import _bitsolver as bitsolver, _quadrants as quadrants
 

@@ -1,12 +1,11 @@
-"""Subproblems on any executor, the journal, Ctrl-C and concurrent calls."""
+"""Every kind of workers: threads, executors, pools, Dask; the ledger a process pool
+shares; workers that die, clients killed mid-count."""
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import multiprocessing
 import os
-import pickle
 import shutil
 import signal
 import sqlite3
@@ -21,20 +20,8 @@ from multiprocessing.pool import Pool, ThreadPool
 import pytest
 
 import nqueens
-from nqueens import JournalError, Subproblem, count_subproblem
 from nqueens._engine.subproblems import QUADRANT_RUN
 from nqueens._oeis import A000170, A002562
-
-
-def finished_tasks(path):
-    """Subproblems recorded so far (0 while the journal is still being set up)."""
-    db = sqlite3.connect(path)
-    try:
-        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'done'").fetchone():
-            return 0
-        return db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
-    finally:
-        db.close()
 
 
 class CountingMap:
@@ -47,82 +34,6 @@ class CountingMap:
     def __call__(self, func, units):
         self.subproblems += sum(len(unit.subproblems) for unit in units)
         return map(func, units)
-
-
-# the split
-
-
-@pytest.mark.parametrize("n", range(12))
-def test_split_counts_add_up(core, n):
-    for depth in range(min(n, 3) + 1):
-        subproblems = nqueens.subproblems(n, depth=depth)
-        assert sum(count_subproblem(t) for t in subproblems) == A000170[n]
-    assert nqueens.count(n, workers=map) == A000170[n]
-    assert nqueens.count(n, unique=True, workers=map) == A002562[n]
-
-
-@pytest.mark.parametrize("n", range(12, 15))
-def test_split_counts_add_up_on_larger_boards(native_core, n):
-    assert sum(map(count_subproblem, nqueens.subproblems(n))) == A000170[n]
-    assert nqueens.count(n, workers=map, depth=1) == A000170[n]
-    assert nqueens.count(n, unique=True, workers=map) == A002562[n]
-
-
-def test_symmetric_counts_match_a_brute_force(core, brute):
-    # P: solutions the half turn keeps; R: those the quarter turn keeps
-    for n in range(9):
-        found = brute(n)
-        half = sum(1 for p in found if tuple(n - 1 - c for c in reversed(p)) == p)
-        quarter = 0
-        for p in found:
-            turned = [0] * n
-            for r, c in enumerate(p):
-                turned[c] = n - 1 - r
-            quarter += tuple(turned) == p
-        assert core.count_symmetric(n) == (half, quarter)
-
-
-def test_tasks_are_small_picklable_values():
-    subproblem = nqueens.subproblems(10, depth=2)[3]
-    assert isinstance(subproblem, Subproblem)
-    assert type(subproblem.n) is type(subproblem.weight) is int
-    assert len(subproblem.rows) == len(subproblem.cols) >= 4
-    assert all(type(v) is int for v in (*subproblem.rows, *subproblem.cols))
-    assert pickle.loads(pickle.dumps(subproblem)) == subproblem
-    assert pickle.loads(pickle.dumps(count_subproblem)) is count_subproblem
-
-
-def test_tasks_that_can_share_a_table_come_together():
-    # subproblems that differ only in the queen of the last row are neighbours, and
-    # each run of them is handed to one thread whole
-    from nqueens._engine.subproblems import runs, sharing_order
-
-    for n, depth in [(12, 0), (12, 1), (16, 0), (16, 1)]:
-        subproblems = nqueens.subproblems(n, depth=depth)
-        keys = [repr(sharing_order(t)[0]) for t in subproblems]
-        starts = runs(subproblems)
-        assert starts[0] == 0 and starts == sorted(set(starts))
-        assert len(set(keys)) == len(starts)  # each key in one run only
-        assert all(keys[i] != keys[i - 1] for i in starts[1:])
-
-
-def test_task_count_grows_with_n():
-    sizes = [len(nqueens.subproblems(n)) for n in (8, 12, 16, 20)]
-    assert sizes == sorted(sizes)
-    # a thousand workers get at least 100 subproblems each from n = 20 on
-    assert len(nqueens.subproblems(20)) >= 100_000
-    assert len(nqueens.subproblems(22)) >= 100_000
-
-
-def test_bad_split_arguments():
-    with pytest.raises(ValueError, match="depth must be between 0 and n"):
-        nqueens.subproblems(8, depth=-1)
-    with pytest.raises(ValueError, match="depth must be between 0 and n"):
-        nqueens.subproblems(8, depth=9)
-    with pytest.raises(TypeError, match="depth must be an int"):
-        nqueens.subproblems(8, depth=1.5)
-    with pytest.raises(TypeError, match="workers must be an int"):
-        nqueens.count(8, workers="map")
 
 
 # every kind of workers
@@ -520,7 +431,7 @@ def _fail_here():
 @pytest.mark.native  # quadrant subproblems: the compiled core's only
 @needs_flock
 @pytest.mark.parametrize("kind", ["executor", "pool"])
-def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path, kind):
+def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path, kind, journal_rows):
     path = tmp_path / "count.sqlite"
     make, method = (Recorded, "forkserver") if kind == "executor" else (RecordedPool, "spawn")
     with (
@@ -529,7 +440,7 @@ def test_a_board_files_wrong_or_failing_counts_are_refused(tmp_path, kind):
     ):
         nqueens.count(16, workers=pool, journal=path)
     assert pool.submitted == ["count_shared", "count_shared"]
-    assert finished_tasks(path) == 0  # nothing handed on before a check agreed
+    assert journal_rows(path) == 0  # nothing handed on before a check agreed
     with (
         make(method, initializer=_fail_here) as pool,
         pytest.raises(RuntimeError, match="a forked process failed"),
@@ -561,7 +472,7 @@ def _failing_run(subproblems, stop, quarter=None, per_thread=None):
 
 
 @pytest.mark.native  # quadrant subproblems: the compiled core's only
-def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_path):
+def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_path, journal_rows):
     from nqueens._engine.workers import ledger
 
     path = tmp_path / "count.sqlite"
@@ -572,7 +483,7 @@ def test_a_forking_pools_wrong_or_failing_counts_are_refused(monkeypatch, tmp_pa
     ):
         # (checked when asked: by default such a pool is trusted as threads are)
         nqueens.count(16, workers=pool, journal=path, recount=0.02)
-    assert finished_tasks(path) == 0  # nothing handed on before a check agreed
+    assert journal_rows(path) == 0  # nothing handed on before a check agreed
     monkeypatch.setattr(ledger, "count_run", _failing_run)
     with (
         ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool,
@@ -750,7 +661,7 @@ def test_an_executor_gets_the_units_asked_for_and_each_task_once(tmp_path):
 @pytest.mark.native
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kill -9 is POSIX")
 @pytest.mark.parametrize("method", [None, pytest.param("forkserver", marks=needs_flock)])
-def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, method):
+def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, method, journal_rows):
     # one worker kills itself (kill -9) 0.3 s after it starts, mid-count: on Linux's
     # default start method, forked here (before Python 3.14), or from a server
     path, victim = tmp_path / "count.sqlite", tmp_path / "victim"
@@ -762,7 +673,7 @@ def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, met
         pytest.raises(nqueens.BrokenWorkers, match=r"stopped: BrokenProcessPool.*resumes"),
     ):
         nqueens.count(18, workers=pool, journal=path, units=64)
-    kept = finished_tasks(path)
+    kept = journal_rows(path)
     total = len(nqueens.subproblems(18))
     assert kept < total
     with Submitted(2) as pool:  # the resume sends only what is left
@@ -773,7 +684,7 @@ def test_a_process_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, met
 @pytest.mark.native  # quadrant subproblems: the compiled core's only
 @needs_flock
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kill -9 is POSIX")
-def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path):
+def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_path, journal_rows):
     # a multiprocessing.Pool puts a new process in the place of one killed, and its call
     # is lost without a word: count() finds the process gone from the ledger's calls
     path, victim = tmp_path / "count.sqlite", tmp_path / "victim"
@@ -787,7 +698,7 @@ def test_a_multiprocessing_pool_whose_worker_is_killed_says_so_and_resumes(tmp_p
         ),
     ):
         nqueens.count(16, workers=pool, journal=path)
-    kept = finished_tasks(path)
+    kept = journal_rows(path)
     total = len(nqueens.subproblems(16))
     assert kept < total  # the unit it was counting, at least
     with Submitted(2) as pool:  # the resume sends only what is left
@@ -833,7 +744,7 @@ if __name__ == "__main__":
 
 
 @contextlib.contextmanager
-def _client_killed_mid_count(script, path, *args):
+def _client_killed_mid_count(journal_rows, script, path, *args):
     """A client running `script` (with the journal `path`, then `args`), killed (kill
     -9) once its journal has a row; its pool's processes, orphaned, are killed after
     the block, and its temporary files removed."""
@@ -853,7 +764,7 @@ def _client_killed_mid_count(script, path, *args):
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and child.poll() is None:
                 try:
-                    if path.exists() and finished_tasks(path) > 0:
+                    if path.exists() and journal_rows(path) > 0:
                         break
                 except sqlite3.OperationalError:
                     pass  # being written
@@ -917,11 +828,11 @@ def _end_session(session):
 
 
 @pytest.mark.native
-def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path):
+def test_a_client_killed_mid_count_resumes_with_nothing_counted_twice(tmp_path, journal_rows):
     path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
     script.write_text(CLIENT)
-    with _client_killed_mid_count(script, path):
-        kept = finished_tasks(path)
+    with _client_killed_mid_count(journal_rows, script, path):
+        kept = journal_rows(path)
         total = len(nqueens.subproblems(18))
         assert 0 < kept < total, "the count ended before the kill: make it longer"
         with Submitted(2) as pool:
@@ -972,13 +883,15 @@ if __name__ == "__main__":
 @pytest.mark.native
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 @pytest.mark.parametrize("method", ["fork", "forkserver"])
-def test_a_pools_processes_stop_when_their_client_is_killed(tmp_path, method):
+def test_a_pools_processes_stop_when_their_client_is_killed(tmp_path, method, journal_rows):
     # the processes take units from the ledger until none is left: orphaned, they stop
     # instead (forked here, they are this process's children; from a server, the
     # server's, which outlived a client killed -9: they watch the client itself)
     path, script = tmp_path / "count.sqlite", tmp_path / "client.py"
     script.write_text(BOARD_CLIENT)
-    with _client_killed_mid_count(script, path, method) as session:  # a minute before the end
+    with _client_killed_mid_count(
+        journal_rows, script, path, method
+    ) as session:  # a minute before the end
         time.sleep(1.0)  # a unit of n = 20 takes milliseconds
         before = _session_cpu(session)
         time.sleep(1.0)
@@ -1025,268 +938,3 @@ def test_dask_local_cluster_by_its_executor_and_its_client(dask_client, tmp_path
     assert nqueens.count(16, workers=dask_client, journal=path) == A000170[16]
     assert nqueens.count(16, workers=dask_client, journal=path, unique=True) == A002562[16]
     assert nqueens.count(12, workers=dask_client, depth=1, recount=1.0) == A000170[12]
-
-
-# the journal
-
-
-def test_journal_resumes_and_answers_at_once_when_complete(tmp_path):
-    path = tmp_path / "count.sqlite"
-    first = CountingMap()
-    assert nqueens.count(12, workers=first, journal=path, depth=1, recount=0) == A000170[12]
-    assert first.subproblems == len(nqueens.subproblems(12, depth=1)) == finished_tasks(path)
-    again = CountingMap()
-    assert nqueens.count(12, workers=again, journal=path, depth=1, unique=True) == A002562[12]
-    assert again.subproblems == 0
-
-
-def interrupt_cli(path, sig):
-    # the pure-Python twin makes n = 14 slow enough to stop midway; a process that
-    # does not end is stopped with SIGABRT, for the faulthandler's stacks of its
-    # threads, and killed (not left to the next test)
-    env = {**os.environ, "NQUEENS_PUREPYTHON": "1", "PYTHONFAULTHANDLER": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "count", "14", "--depth", "1", "--journal", str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
-        if path.exists() and finished_tasks(path) >= 20:
-            break
-    assert process.poll() is None, process.communicate()
-    sent = time.monotonic()
-    process.send_signal(sig)
-    try:
-        out, err = process.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.send_signal(signal.SIGABRT)
-        try:
-            out, err = process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            out, err = process.communicate()
-        pytest.fail(f"still running 30 s after {sig!r}; its threads:\n{err[-6000:]}")
-    return process.returncode, time.monotonic() - sent, out, err
-
-
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-def test_journal_survives_interruption(tmp_path, sig):
-    path = tmp_path / "count.sqlite"
-    status, delay, out, err = interrupt_cli(path, sig)
-    if sig == signal.SIGINT:
-        assert (status, err) == (130, "nqueens: interrupted\n")
-    elif sig == signal.SIGTERM:
-        assert (status, err) == (143, "nqueens: terminated\n")
-    else:
-        assert status == -signal.SIGKILL
-    assert delay < 5 and out == ""
-    done = finished_tasks(path)
-    total = len(nqueens.subproblems(14, depth=1))
-    assert 20 <= done < total
-    resumed = CountingMap()
-    assert nqueens.count(14, workers=resumed, journal=path, depth=1, recount=0) == A000170[14]
-    assert resumed.subproblems == total - done
-
-
-def test_journal_of_another_count_is_refused_and_kept(tmp_path):
-    path = tmp_path / "count.sqlite"
-    nqueens.count(9, journal=path, depth=2)
-    before = path.read_bytes()
-    with pytest.raises(JournalError, match="journals another count"):
-        nqueens.count(10, journal=path, depth=2)
-    with pytest.raises(JournalError, match="journals another count"):
-        nqueens.count(9, journal=path, depth=3)
-    assert path.read_bytes() == before
-
-
-@pytest.mark.parametrize(
-    "content", [b"this is not a database at all" * 100, b"\x00" * 4096], ids=["text", "zeros"]
-)
-def test_corrupt_journal_is_reported_and_never_overwritten(tmp_path, content):
-    path = tmp_path / "count.sqlite"
-    path.write_bytes(content)
-    with pytest.raises(JournalError, match="is not an nqueens journal"):
-        nqueens.count(9, journal=path)
-    assert path.read_bytes() == content
-
-
-def test_foreign_database_is_refused(tmp_path):
-    path = tmp_path / "other.sqlite"
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("CREATE TABLE people (name TEXT)")
-    db.close()  # (the context manager commits; it does not close)
-    before = path.read_bytes()
-    with pytest.raises(JournalError, match="is not an nqueens journal"):
-        nqueens.count(9, journal=path)
-    assert path.read_bytes() == before
-
-
-def test_cli_journal_errors_exit_2(tmp_path):
-    path = tmp_path / "bad.sqlite"
-    path.write_bytes(b"garbage" * 1000)
-    result = subprocess.run(
-        [sys.executable, "-m", "nqueens", "count", "9", "--journal", str(path)],
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
-    assert "is not an nqueens journal" in result.stderr
-
-
-def test_cli_complete_journal_answers_at_once(tmp_path):
-    path = tmp_path / "count.sqlite"
-    # the pure-Python twin would take a minute at n = 15: the journal answers instead
-    # (where this process runs on it too, the journal of n = 13 is made in a second)
-    n = 15 if nqueens.IMPLEMENTATION == "cython" else 13
-    nqueens.count(n, journal=path, workers=2, depth=1)
-    command = [sys.executable, "-m", "nqueens", "count", str(n), "--depth", "1"]
-    env = {**os.environ, "NQUEENS_PUREPYTHON": "1"}
-    result = subprocess.run(
-        [*command, "--journal", str(path)], capture_output=True, text=True, env=env, timeout=30
-    )
-    assert (result.returncode, result.stdout) == (0, f"{A000170[n]}\n")
-
-
-# progress
-
-
-def test_progress_bar_on_request(capsys):
-    assert nqueens.count(12, progress=True, workers=2) == A000170[12]
-    err = capsys.readouterr().err
-    assert "nqueens" in err and "subproblem" in err and "100%" in err
-
-
-def test_cli_shows_no_progress_when_stderr_is_not_a_terminal():
-    for extra in ([], ["--progress"], ["--no-progress"]):
-        result = subprocess.run(
-            [sys.executable, "-m", "nqueens", "count", "13", "--workers", "2", *extra],
-            capture_output=True,
-            text=True,
-        )
-        assert result.stdout == f"{A000170[13]}\n"
-        assert ("100%" in result.stderr) == (extra == ["--progress"])
-
-
-# Ctrl-C and threads
-
-
-@pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("n", [40, 21])  # the row-by-row core, the quadrant core
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_ctrl_c_interrupts_a_long_count_within_a_second(native_core, n, workers, monkeypatch):
-    # a process started with SIGINT ignored (a background job) would never stop
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        interrupted_count(workers, n)
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def test_a_second_ctrl_c_while_the_threads_stop_still_waits_for_them():
-    from nqueens._engine.threads import run_subproblems
-
-    def slow_to_stop(subproblems, stop):
-        while not stop[0]:
-            time.sleep(0.005)
-        time.sleep(0.4)  # a core that sees the flag late (a loaded machine)
-        return [0] * len(subproblems)
-
-    def press_twice() -> None:
-        time.sleep(0.1)
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.15)  # while the threads are being waited for
-        os.kill(os.getpid(), signal.SIGINT)
-
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    presser = threading.Thread(target=press_twice)
-    try:
-        presser.start()
-        with pytest.raises(KeyboardInterrupt):
-            list(run_subproblems(slow_to_stop, list(range(8)), 2))
-        alive = [t.name for t in threading.enumerate() if t.name.startswith("nqueens-")]
-        presser.join()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    assert alive == []  # both presses raised once, after every thread had stopped
-
-
-def test_a_count_that_fails_leaves_no_search_of_its_check_running(native_core):
-    # the check of the total (Burnside's) searches on a helper thread while the
-    # workers count: 0.8 s at n = 23; a count that ends early stops it too
-    def failing(func, items):
-        raise RuntimeError("the cluster went away")
-
-    with pytest.raises(RuntimeError, match="went away"):
-        nqueens.count(23, workers=failing, recount=0, units=4)
-    assert [t.name for t in threading.enumerate() if t.name == "nqueens-symmetric"] == []
-
-
-def interrupted_count(workers, n=40):
-    # Ctrl-C after 0.5 s, pressed again every 0.5 s as a user would: a signal
-    # that arrives while the interpreter runs a finalizer (a garbage collection
-    # in the split) raises KeyboardInterrupt there, where it is lost
-    threads_before = threading.active_count()
-    done = threading.Event()
-
-    def press() -> None:
-        while not done.wait(0.5):
-            os.kill(os.getpid(), signal.SIGINT)
-
-    presser = threading.Thread(target=press)
-    start = time.monotonic()
-    presser.start()
-    gc.disable()  # no collection, so no gc callback (Hypothesis has one) to lose a press in
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            nqueens.count(n, workers=workers)
-        elapsed = time.monotonic() - start
-    finally:
-        gc.enable()
-        while presser.is_alive():  # a press may land while the presser stops
-            try:
-                done.set()
-                presser.join()
-                sum(range(100))  # where a last pending press is raised, within the try
-            except KeyboardInterrupt:
-                pass
-    assert elapsed < 5  # about 0.5 s; generous for a loaded machine
-    assert threading.active_count() == threads_before
-
-
-def test_concurrent_calls_from_four_threads(core):
-    sizes = [9, 10, 11, 12] * 2
-    results = {}
-
-    def work(k, n):
-        results[k] = (nqueens.count(n, workers=2), nqueens.count(n, unique=True))
-
-    threads = [threading.Thread(target=work, args=(k, n)) for k, n in enumerate(sizes)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert results == {k: (A000170[n], A002562[n]) for k, n in enumerate(sizes)}
-
-
-def test_a_helper_sets_its_end_past_a_lock_an_interrupted_wait_left_held():
-    # a Ctrl-C that lands as the waiting thread takes a lock can leave it held
-    # (bpo-29988); with threading.Event the helper's set() then waited on that lock
-    # for ever. Done.set() takes none: here its lock is left held as such a Ctrl-C
-    # would, and the helper still ends, and the wait still sees it
-    from nqueens._engine.threads import Done, wait_for
-
-    done = Done()
-    assert not done.wait(0.01)
-    done._wake.acquire(timeout=0)  # (held since creation: acquiring again fails)
-    helper = threading.Thread(target=done.set)
-    helper.start()
-    helper.join(timeout=5)
-    assert not helper.is_alive()
-    assert done.wait(0.01) and done.is_set() and wait_for([done]) is None
-    done._wake.acquire(timeout=0)  # left held by an interrupted wait
-    assert done.wait(5.0)  # answered by the flag, at once

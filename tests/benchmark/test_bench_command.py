@@ -318,7 +318,7 @@ def test_baseline_without_a_compiler_says_why(tmp_path, monkeypatch):
         build(str(tmp_path))
 
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")

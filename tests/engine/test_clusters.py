@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -39,14 +38,6 @@ def need(module: str, extra: str):
     return found
 
 
-def finished_tasks(path):
-    db = sqlite3.connect(path)
-    try:
-        return db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
-    finally:
-        db.close()
-
-
 class Interrupting:
     """A map-like that passes units to `pool_map` and raises KeyboardInterrupt, as
     Ctrl-C would, once `calls` calls have returned; counts the subproblems it sent."""
@@ -64,7 +55,7 @@ class Interrupting:
         return self.pool_map(func, units)
 
 
-def exact_unique_and_resumed(pool_map, tmp_path):
+def exact_unique_and_resumed(pool_map, tmp_path, journal_rows):
     """The checks every cluster passes."""
     assert nqueens.count(13, workers=pool_map) == A000170[13]
     assert nqueens.count(12, workers=pool_map, unique=True) == A002562[12]
@@ -74,7 +65,7 @@ def exact_unique_and_resumed(pool_map, tmp_path):
     first = Interrupting(pool_map, calls=2)
     with pytest.raises(KeyboardInterrupt):
         nqueens.count(14, workers=first, journal=path, depth=2, recount=0)
-    done = finished_tasks(path)
+    done = journal_rows(path)
     total = len(nqueens.subproblems(14, depth=2))
     assert 0 < done <= first.subproblems < total  # the call in flight when interrupted is lost
     again = Interrupting(pool_map)
@@ -100,8 +91,8 @@ def ray_pool():
         ray.shutdown()
 
 
-def test_ray_counts_exactly_and_resumes(ray_pool, tmp_path):
-    exact_unique_and_resumed(ray_pool.map, tmp_path)
+def test_ray_counts_exactly_and_resumes(ray_pool, tmp_path, journal_rows):
+    exact_unique_and_resumed(ray_pool.map, tmp_path, journal_rows)
 
 
 def test_a_ray_pool_passed_itself(ray_pool):
@@ -115,10 +106,16 @@ def test_a_ray_pool_passed_itself(ray_pool):
 
 MPI_SCRIPT = textwrap.dedent(
     """
+    import sqlite3
     import sys
     from pathlib import Path
 
     from mpi4py.futures import MPIPoolExecutor
+
+
+    def journal_rows(path):
+        with sqlite3.connect(path) as db:
+            return db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
 
     # the workers import this script too, under another name: only rank 0 checks
     if __name__ == "__main__":
@@ -126,7 +123,7 @@ MPI_SCRIPT = textwrap.dedent(
         from test_clusters import exact_unique_and_resumed
 
         with MPIPoolExecutor() as pool:
-            exact_unique_and_resumed(pool.map, Path(sys.argv[1]))
+            exact_unique_and_resumed(pool.map, Path(sys.argv[1]), journal_rows)
         print("MPI checks passed")
     """
 )
@@ -157,12 +154,12 @@ def test_mpi_counts_exactly_and_resumes(tmp_path):
     assert "MPI checks passed" in result.stdout
 
 
-def test_cli_mpi_counts_with_a_journal_and_resumes_it(tmp_path):
+def test_cli_mpi_counts_with_a_journal_and_resumes_it(tmp_path, journal_rows):
     path = tmp_path / "c.sqlite"
     args = ["-m", "nqueens", "count", "13", "--mpi", "--journal", str(path), "--depth", "1"]
     result = mpiexec(*args)
     assert (result.returncode, result.stdout, result.stderr) == (0, f"{A000170[13]}\n", "")
-    assert finished_tasks(path) == len(nqueens.subproblems(13, depth=1))
+    assert journal_rows(path) == len(nqueens.subproblems(13, depth=1))
     result = mpiexec(*args, "--unique")
     assert (result.returncode, result.stdout) == (0, f"{A002562[13]}\n")
 
@@ -213,14 +210,14 @@ def test_a_dask_worker_killed_at_a_random_moment_costs_only_its_units(dask_clien
 # Dask from the command line
 
 
-def test_cli_dask_local_counts_with_a_journal_and_progress(cli, tmp_path):
+def test_cli_dask_local_counts_with_a_journal_and_progress(cli, tmp_path, journal_rows):
     need("dask.distributed", "dask")
     path = tmp_path / "c.sqlite"
     command = ["count", "13", "--dask", "local"]
     result = cli(*command, "--journal", str(path), "--progress")
     assert (result.returncode, result.stdout) == (0, f"{A000170[13]}\n"), result.stderr
     assert "100%" in result.stderr  # the bar reached its end
-    assert finished_tasks(path) > 0
+    assert journal_rows(path) > 0
     result = cli(*command, "--journal", str(path), "--unique")
     assert (result.returncode, result.stdout) == (0, f"{A002562[13]}\n"), result.stderr
 
