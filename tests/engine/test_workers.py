@@ -23,19 +23,6 @@ import nqueens
 from nqueens._engine.subproblems import QUADRANT_RUN
 from nqueens._oeis import A000170, A002562
 
-
-class CountingMap:
-    """A map-like `workers` that remembers how many subproblems it was given (each
-    item it maps is a unit of subproblems that share the core's table)."""
-
-    def __init__(self):
-        self.subproblems = 0
-
-    def __call__(self, func, units):
-        self.subproblems += sum(len(unit.subproblems) for unit in units)
-        return map(func, units)
-
-
 # every kind of workers
 
 
