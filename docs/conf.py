@@ -21,6 +21,8 @@ myst_heading_anchors = 3
 
 # the reference: every public name, its signature's types as a Parameters list
 autodoc_typehints = "description"
+# count()'s argument types by name (api.rst says what each holds)
+autodoc_type_aliases = {"Workers": "Workers"}
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": False}
 napoleon_numpy_docstring = True

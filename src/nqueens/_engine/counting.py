@@ -193,129 +193,54 @@ def count(
 ) -> int:
     """Return the number of ways to place n non-attacking queens on an n x n board.
 
-    ``unique=True`` counts the solutions up to rotation and reflection
-    instead (each symmetry class once).  ``placed`` counts instead the
-    solutions that keep queens already on the board (the completion
-    problem): a mapping row -> column or an iterable of (row, column) pairs,
-    0-based; queens off the board, two in a row or attacking each other are
-    refused with a ValueError naming them, and unique=True cannot go with
-    it.  Completions split into subproblems and go to threads, executors and the
-    journal like a plain count.  ``workers`` is the number of
-    threads that search disjoint parts of the board at once (-1: one per
-    core), or what spreads the subproblems over processes or machines: a
-    Dask ``Client``, a ``concurrent.futures`` executor (``ProcessPoolExecutor``,
-    ``mpi4py.futures.MPIPoolExecutor``, a Dask client's ``get_executor()``), a
-    pool with ``imap_unordered`` (``multiprocessing.Pool``, Ray's ``Pool``),
-    each passed itself or as its bound ``map``, whose results are taken as they
-    arrive; or any other map-like callable, ``workers(func, units) -> results``
-    as in SciPy, called in up to 64 batches.  The answer never depends on it.
-
-    For all but threads, the work is cut into ``units`` units (default: about
-    sqrt(W K / 2c) for W seconds of work, from the pace measured here on a few
-    subproblems, K workers, as the engine says (a Dask Client's threads, an
-    executor's workers; else 16), and c what a unit costs (10 ms on Dask, 2 ms
-    on an executor or a pool), in whole rounds of K, 4 per worker at least:
-    about a second of work a unit at n = 20 on two workers).  More units
-    balance the workers better and cost more; a journal resumes with any
-    units.  Each unit holds whole runs of
-    subproblems, and each result says which release of nqueens and which
-    core counted it and which subproblems, so results may come back in any
-    order.  A result that is missing, repeated, malformed, of another
-    release, for other subproblems, or a count that no right count can be
-    (not a multiple of its subproblem's weight, or above its bound) raises
-    nqueens.ExecutorError (a RuntimeError) and is never journalled; so does
-    a whole-board total that breaks the symmetries every count keeps.
-    ``recount`` (0 to 1; default 0.02, see below) is the share of subproblems counted
-    twice, chosen at random per call and never fewer than 4: those whose pace
-    is measured here and one of the first results (before any result is kept,
-    so that workers wrong on every unit commit nothing) in this process, the
-    rest through ``workers`` again, in units sent after those that hold them;
-    two counts that differ raise ExecutorError naming the subproblem and both.
-    ``recount=1.0`` counts every subproblem twice (a quorum of two),
-    ``recount=0`` none.  Workers that stop (a pool whose process was killed, a
-    Dask task whose workers kept dying) raise nqueens.BrokenWorkers (an
-    ExecutorError): what they finished stays in the journal.  Threads (an
-    int ``workers``) run this process's own core: ``recount`` does not apply.
-    Nor does its default (None) apply to a ``ProcessPoolExecutor`` on the
-    "fork" start method that forks its processes for this count: they are
-    copies of this process, counting with its core and its table, and their
-    counts come back through memory shared with it, as threads' do, not
-    through the pool (``recount=0.02`` asks for the check all the same).
-
-    ``journal`` names a SQLite file that records each finished subproblem as
-    it finishes, with the release and core that counted it and whether it
-    was verified; the same call after any interruption (Ctrl-C, a kill)
-    recomputes only the unfinished ones, with the split the journal
-    recorded, whatever ``workers`` is now.  The journal is checked before
-    any work: a new file in a folder that exists, or a journal of this
-    count (n and placed queens); it is held by one count at a time (another
-    is refused as in use).  A journal whose rows or header were changed or
-    damaged is refused, never summed, and rows that another release or core
-    recorded are counted again here (a few) before a resume trusts them.
-    ``progress=True`` shows a progress bar of subproblems on stderr.
-    ``depth`` sets how many rows each subproblem places below its border
-    queens (see subproblems()).  The
-    search runs in the compiled core without the GIL, and Ctrl-C interrupts
-    it within a fraction of a second.
+    The search runs in the compiled core, on threads or spread over other processes or
+    machines; the answer never depends on where it runs, and every result from another
+    process is checked before it is kept.  With a journal, an interrupted count resumes.
 
     Parameters
     ----------
     n
         The board's side, 0 to MAX_N.
     unique
-        Count the symmetry classes instead of the solutions.
+        Count each class of solutions under rotation and reflection once.
     workers
-        Threads (-1: one per core), or a Dask Client, an executor, a pool or
-        a map-like callable to spread the count over.
+        Threads (-1: one per core), or a Dask ``Client``, a ``concurrent.futures``
+        executor, a pool with ``imap_unordered`` or any ``map``-like callable.
     journal
-        A SQLite file that records each finished subproblem, to resume from.
+        A SQLite file recording each finished subproblem, for the same call to resume.
     progress
-        A progress bar of subproblems on stderr.
+        Show a progress bar, with the time left, on stderr.
     depth
-        Rows placed below the border queens in each subproblem.
+        Rows placed below the border queens in each subproblem (see subproblems()).
     placed
-        Queens already on the board, row -> column, 0-based.
+        Queens already on the board, {row: column} or (row, column) pairs, 0-based.
     recount
-        The share of subproblems that workers beyond this process count twice
-        (default: 0.02; none on a "fork" process pool new to this count).
+        The share of subproblems that workers beyond threads count twice (0.02).
     units
-        How many units the work is cut into for such workers.
+        How many units the work is cut into for such workers (default: from the work).
 
     Returns
     -------
     int
-        The number of solutions (or of classes, or of completions).
+        The number of solutions, of classes, or of completions of ``placed``.
 
     Raises
     ------
-    TypeError
-        An argument of the wrong type.
-    ValueError
-        n out of range, workers, recount, units or depth not allowed, placed
-        queens that attack each other or lie off the board.
+    TypeError, ValueError
+        An argument of the wrong type or out of range; placed queens that attack.
     JournalError
         A journal of another count, in use, damaged or not writable.
     ExecutorError
-        Workers whose results are refused; BrokenWorkers where they stopped.
-    MemoryError
-        Too little memory for a table the count cannot do without.
+        Results that no right count gives; BrokenWorkers if the workers stopped.
 
     Examples
     --------
-    >>> count(8)
-    92
-    >>> count(8, unique=True)
-    12
-    >>> count(13, workers=2)
-    73712
-    >>> count(12, workers=map, recount=1.0)  # every unit counted twice
+    >>> count(8), count(8, unique=True), count(13, workers=2)
+    (92, 12, 73712)
+    >>> count(12, workers=map, recount=1.0)  # every subproblem counted twice
     14200
-    >>> count(8, placed={0: 0})  # the solutions with a queen in the top left corner
+    >>> count(8, placed={0: 0})  # a queen in the top left corner
     4
-    >>> count(8, placed=[(0, 0), (1, 1)])
-    Traceback (most recent call last):
-    ...
-    ValueError: placed queens at (0, 0) and (1, 1) attack each other: same diagonal
     """
     n = check_n(n)
     workers = check_workers(workers)

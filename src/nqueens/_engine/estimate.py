@@ -236,45 +236,35 @@ def estimate(
     seed: int | None = None,
     cluster: int | None = None,
 ) -> Estimate:
-    """The expected number of solutions of the n-queens problem, and how long
-    count(n, unique=unique, workers=workers) will take on this machine.
+    """Estimate the number of solutions of the n-queens problem, and how long
+    count(n, unique=unique, workers=workers) takes on this machine.
 
-    Random probes of the search estimate the solutions; count()'s own subproblems of
-    work, timed from random places on the thread's processor clock, give the time
-    (see the module's text).  A count that fits in the budget is counted and
-    timed instead, and the answer is exact.  Where the budget cannot measure the
-    pace (the quadrant table of n = 22 and 23 takes seconds to build; beyond
-    n = 23 every subproblem takes longer than any budget) the time is a range,
-    ``seconds_low`` to ``seconds_high``, and ``budget_needed`` says what budget
-    would measure it (0: none).  The errors are one standard error.  Nothing is
-    cached: each call probes anew.
+    Random probes of the search estimate the solutions, and count()'s own subproblems,
+    timed on this machine, give the time; a count that fits in the budget is counted
+    instead, and the answer is exact.  Where no budget can measure the pace, the time
+    is a range.  Each call probes anew.
 
     Parameters
     ----------
     n
         The board's side.
     unique
-        Estimate the symmetry classes instead.
+        Estimate the classes under rotation and reflection instead.
     workers
         The threads the count would run on (-1: one per core).
     budget
-        About how many seconds to spend, up to MAX_BUDGET (a little more where the
-        pace is taken from a smaller board).
+        About how many seconds to spend, up to MAX_BUDGET.
     seed
         A seed for the probes, for a repeatable estimate.
     cluster
-        The time on a cluster of this many workers instead, each with one thread
-        and as fast as one core here, counting through a Dask ``Client``: the
-        makespan of list scheduling of the units count() would cut, with Dask's
-        cost of a unit and its scheduler's pace as measured here, each worker
-        starting after its own table (a plan: the network is taken as free).
-        ``units`` and ``work`` (seconds of one core) say what it simulated.
+        The time on a Dask cluster of this many workers instead, each with one thread
+        as fast as one core here (a simulation of the units count() would cut).
 
     Returns
     -------
     Estimate
-        Solutions and seconds, each with its standard error, or the seconds as a
-        range (``paced`` False); ``str()`` is the sentence ``nqueens estimate`` prints.
+        Solutions and seconds with their standard errors, or the seconds as a range;
+        ``str()`` is the sentence ``nqueens estimate`` prints.
 
     Raises
     ------
@@ -283,12 +273,8 @@ def estimate(
 
     Examples
     --------
-    >>> estimate(8, budget=0.1).solutions  # n <= 12: every subproblem counted whole, exact
+    >>> estimate(8, budget=0.1).solutions  # small boards are counted whole: exact
     92.0
-    >>> estimate(8, workers=0)
-    Traceback (most recent call last):
-    ...
-    ValueError: workers must be 1 to 1024 threads, -1 (all cores), a map-like or an executor, got 0
     >>> guess = estimate(18, cluster=16, budget=0.2)
     >>> guess.cluster, guess.units >= 16, 0 < guess.seconds < guess.work
     (16, True, True)

@@ -44,38 +44,23 @@ def solutions(
 ) -> Iterator[tuple[int, ...]]:
     """Yield every solution of the n-queens problem, in lexicographic order.
 
-    A solution is a placement: a tuple of n column indices, one per row,
-    0-based.  ``unique=True`` yields one representative of each symmetry
-    class (rotations and reflections): the lexicographically smallest of its
-    8 images.  ``limit`` stops after that many placements.  Arguments are
-    checked at the call, before any search.
-
-    Boards up to 15 are enumerated whole, in C, at the first ``next()`` (the
-    symmetric search of ``count()``, from n = 12 on a thread a core, then a
-    sort: 8 bytes a solution kept; for every solution, only those whose first
-    queen stands left of the middle are kept, the others read as their mirror
-    images: 10 MB for the 2,279,184 of n = 15); larger boards, and a ``limit``
-    of up to 50,000, are walked lazily in lexicographic order, so memory stays
-    flat however many solutions there are.
-
-    Lexicographic order has a cost on large boards: the first solution is
-    the one whose first rows are as far left as possible, and the search
-    must rule out every placement before it.  It comes within a second up
-    to n = 32, takes seconds from n = 35 and grows quickly beyond (the walk
-    stays interruptible with Ctrl-C).  For one solution of a large board,
-    use ``construct(n)`` (a formula, instant for millions of rows) or
-    ``random_solution(n)`` (local search, linear time).
+    A solution is a placement: a tuple of n column indices, one per row, 0-based.
+    Memory stays flat however many there are.  On large boards the first solution in
+    this order takes long to reach (seconds from n = 35); ``construct(n)`` and
+    ``random_solution(n)`` give one solution of any size at once.
 
     Parameters
     ----------
     n
         The board's side (up to MAX_N; up to 1000 with placed queens).
     unique
-        One placement per symmetry class, the smallest of its images.
+        One placement per class under rotation and reflection, the smallest of its
+        eight images.
     limit
         Stop after this many placements (None: all).
     placed
-        Queens already on the board, row -> column, 0-based.
+        Queens already on the board, {row: column} or (row, column) pairs, 0-based:
+        list only the solutions that keep them.
 
     Returns
     -------
@@ -91,22 +76,10 @@ def solutions(
     --------
     >>> next(solutions(8))
     (0, 4, 7, 5, 2, 6, 1, 3)
-    >>> list(solutions(6))
-    [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1)]
     >>> list(solutions(6, unique=True))
     [(1, 3, 5, 0, 2, 4)]
     >>> len(list(solutions(8, limit=5)))
     5
-
-    ``placed`` lists only the solutions that keep queens already on the
-    board (the completion problem), in lexicographic order: a mapping row ->
-    column or an iterable of (row, column) pairs, checked as count() checks
-    it; unique=True cannot go with it.  Boards up to COMPLETION_MAX_N (1000)
-    are taken, those beyond MAX_N walked in Python.  Completion is
-    NP-complete: some instances are answered at once, others never in
-    practice, though Ctrl-C always stops the walk.  With no queen placed,
-    ``construct(n)`` gives a solution of any size at once.
-
     >>> next(solutions(8, placed={0: 7, 7: 3}))
     (7, 2, 0, 5, 1, 4, 6, 3)
     """
