@@ -96,9 +96,9 @@ cdef enum:
     _MAX_H = 11  # MAX_N // 2
     _MAX_CROSSES = 64  # crosses a job counts together: one per bit of a word (Job)
     _WIDE_FROM = 2048  # items a group meets from which its tables are wide (below)
-    _MEMO_MAX_H = 9  # quadrants up to this side keep a job's north placements (below;
-    # at h = 9, n = 18 and 19, they take about 31 MB a thread and gain 5-8% since the
-    # joins are batched; at h = 10 they would take hundreds)
+    _MEMO_MAX_H = 9  # quadrants up to this side keep a job's north placements (below):
+    # the time saved against the memory a thread keeps, tens of MB at h = 9 and
+    # hundreds at h = 10
 
 
 cpdef enum Mode:
@@ -692,7 +692,6 @@ cdef bint _halves(const _Table *t, const _Geo *g, _Work *w, bint east, uint32_t 
                 return False
             # each placement of the outer list takes a round, the other list held
             # in registers (8 a round): the outer one is the side of fewer rounds
-            # (count(14) 0.92x the time, (16) 0.96x, (17) 0.96x, north always outer)
             out.size += nq_join_spans(out.data + out.size, north, south, batch[cls].at,
                                       batch[cls].count,
                                       batch[cls].south_rounds < batch[cls].north_rounds,
@@ -745,8 +744,8 @@ cdef bint _slice(const _Buf *stored, int bits, size_t items, _Lines *tables,
     # part group padded (half a group where it holds at most 256: *half) where
     # that costs less than matching its masks one by one.  Wide tables (*wide,
     # NQ_WIDE bit positions a lookup, no half group) on v4 where each group meets
-    # at least _WIDE_FROM items: count(18) 0.83x the time (policy 1: always, 2:
-    # never, for the tests of every variant)
+    # at least _WIDE_FROM items, enough to pay for tables 16 times as big (policy
+    # 1: always, 2: never, for the tests of every variant)
     cdef int chunks
     cdef size_t full = stored.size // _GROUP_BITS
     cdef size_t left = stored.size - full * _GROUP_BITS

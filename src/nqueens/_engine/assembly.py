@@ -200,8 +200,7 @@ def crosses(n: int) -> list[Cross]:
             if (a, b) == min(images):
                 # counted as the image whose middle column's queen is nearest the top
                 # edge (north) and whose middle row's queen is west: of the 8 images,
-                # the one the core counted fastest at n = 15 and 17 (count(15) 0.95x,
-                # count(17) 0.92x the time of the least image; BENCHMARKS.md)
+                # the one the core counts fastest
                 c, r = min(images, key=lambda image: (image[1], image[0]))
                 found.append(Cross(len(images), ((h, c), (r, h)), False))
     return found

@@ -57,8 +57,8 @@ SUBPROBLEMS_PER_WORKER = 64
 # says: they take milliseconds, less than starting a thread costs (BENCHMARKS.md)
 INLINE_MAX_N = 14
 # With one thread asked for, boards up to this side are counted by quadrants in the
-# calling thread too: a helper thread added 0.3-0.9 ms to count(15)'s 15 ms here,
-# and the count ends well within a second (55 ms at n = 16), Ctrl-C honoured then
+# calling thread too: a helper thread costs more than it gives to such a short count,
+# which ends well within a second, Ctrl-C honoured then
 ONE_THREAD_INLINE_MAX_N = 16
 # rows of a journal counted again, here, before a resume trusts it: those
 # another release or core recorded (at most this many)

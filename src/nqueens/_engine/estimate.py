@@ -542,7 +542,7 @@ def _on_cluster(
 _SHUFFLED_MAX = 10**5
 
 # the subproblems of a board up to this n (at most 730 natively, 3,993 in Python with 16
-# threads or more, at n = 12; milliseconds natively, 0.2 s in Python) are all counted
+# threads or more, at n = 12: quick even in Python) are all counted
 # before the probes look at the clock: a small board's estimate is exact however slow
 # the machine is at the moment; of a larger one, at least _PROBES_MIN
 _WHOLE_MAX_N = 12

@@ -11,8 +11,7 @@ row set of the quadrant method or a subproblem), and:
   _DRAWN items; beyond, by the normal law of such a sum), scaled with the other
   units' so that together they make the work W (a random total would let one
   worker finish before W), plus ENGINE_COST,
-  what Dask costs a unit (a no-op mapped over 5,000 items on a 2-worker
-  LocalCluster here: 3.7 ms);
+  what Dask costs a unit (a no-op mapped over many items on a LocalCluster);
 - the scheduler hands out at most one unit every SCHEDULER_COST seconds (Dask's
   own guidance: about 1 ms of scheduler time a subproblem);
 - each worker starts once it has built its table;
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
     import random
 
 ENGINE_COST = 0.0037
-"""Seconds a unit costs Dask: a no-op mapped over 5,000 items by a 2-worker LocalCluster here."""
+"""Seconds a unit costs Dask: the time of a no-op mapped over many items by a LocalCluster."""
 SCHEDULER_COST = 0.001
 """Seconds of the scheduler's own time a unit (Dask's guidance): one unit handed out at a time."""
 # units of up to this many items are drawn item by item from the sample

@@ -30,8 +30,7 @@ MAX_SUBPROBLEMS = 10**6
 BORDERS_MAX_N = 56
 """The largest n whose canonical borders (the split at depth 0) fit in MAX_SUBPROBLEMS."""
 # From this side on a plain count goes by quadrant assembly (assembly.py), the
-# faster method there (BENCHMARKS.md; n = 13 too since its crosses are grouped:
-# 2.8 ms against 6.9 ms row by row)
+# faster method there (n = 13 too, since its crosses are grouped)
 QUADRANTS_MIN_N = 12
 # A journal records a split by quadrant assembly as this depth
 QUADRANT_DEPTH = -1

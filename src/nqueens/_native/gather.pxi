@@ -335,8 +335,8 @@ cdef class Gathered:
         if keys == NULL:
             raise MemoryError
         self.keys = keys
-        # under the GIL (about 0.5 ms at n = 14): no other thread's take() or
-        # placements() can meet the keys half merged
+        # under the GIL, a short merge: no other thread's take() or placements()
+        # can meet the keys half merged
         _merge_back(self.keys, self.kept, other.keys, other.kept)
         self.kept += other.kept
         self.left += other.left

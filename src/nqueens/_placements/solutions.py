@@ -29,8 +29,8 @@ _NODES_PER_CALL = 1 << 22
 # instead, which stops as soon as it has them.
 _WALK_LIMIT = 50_000
 # From this size the compiled core's gathering is cut into parts (groups of
-# borders taken in turns) that threads gather at once, one a core, up to this many
-# (n = 14: 27 ms on one thread, BENCHMARKS.md); the parts are merged after.
+# borders taken in turns) that threads gather at once, one a core, up to this many;
+# the parts are merged after.  Below, one thread gathers faster than threads start.
 _GATHER_PARTS_FROM = 12
 _GATHER_MOST_PARTS = 8
 

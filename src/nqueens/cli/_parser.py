@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 class _Formatter(argparse.HelpFormatter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # the width as argparse finds it, without importing shutil (and with it bz2,
-        # lzma and zlib: about 3 ms of every command, as argparse makes a formatter
+        # lzma and zlib, which every command would load, as argparse makes a formatter
         # for each argument added)
         if len(args) < 4 and kwargs.get("width") is None:
             kwargs["width"] = _columns() - 2
