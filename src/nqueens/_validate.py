@@ -35,7 +35,7 @@ def check_n(n: object) -> int:
     """Return n as an int, or raise TypeError / ValueError naming the limit."""
     value = as_int(n, "n")
     if not 0 <= value <= MAX_N:
-        raise ValueError(f"n must be between 0 and {MAX_N} (nqueens.MAX_N), got {value}")
+        raise ValueError(f"n must be between 0 and {MAX_N}, got {value}")
     return value
 
 

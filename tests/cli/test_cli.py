@@ -158,7 +158,7 @@ def test_bare_nqueens_prints_the_help():
 def test_solve_text_draws_boards():
     result = run("solve", "4")
     assert result.returncode == 0
-    assert result.stdout == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
+    assert result.stdout == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"
 
 
 def test_solve_json_and_csv():

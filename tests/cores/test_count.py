@@ -131,7 +131,7 @@ def test_n_must_be_an_int(n):
 
 @pytest.mark.parametrize("n", [-1, nqueens.MAX_N + 1, 10**6])
 def test_n_must_be_on_the_board_range(n):
-    with pytest.raises(ValueError, match=rf"between 0 and {nqueens.MAX_N} \(nqueens.MAX_N\)"):
+    with pytest.raises(ValueError, match=rf"between 0 and {nqueens.MAX_N}, got"):
         nqueens.count(n)
 
 

@@ -226,7 +226,7 @@ def test_svg_size_and_limits():
 
 
 def test_cli_construct_formats(cli):
-    assert cli("construct", "8").stdout == render(construct(8)) + "\n"
+    assert cli("construct", "8").stdout == render(construct(8))
     result = cli("construct", "10", "--format", "json", "--one-based")
     assert json.loads(result.stdout) == [c + 1 for c in construct(10)]
     assert (
@@ -235,7 +235,7 @@ def test_cli_construct_formats(cli):
     root = ET.fromstring(cli("construct", "12", "--format", "svg").stdout)
     assert ET.fromstring(cli("solve", "6", "--format", "svg", "--limit", "1").stdout) is not None
     assert len(list(root.iter(f"{SVG}use"))) == 12
-    assert cli("construct", "5", "--style", "stars").stdout == render(construct(5), "stars") + "\n"
+    assert cli("construct", "5", "--style", "stars").stdout == render(construct(5), "stars")
 
 
 def test_cli_random_is_reproducible(cli):
@@ -307,6 +307,6 @@ def test_cli_solve_svg_writes_one_file_per_board(tmp_path, cli):
 
 def test_cli_solve_styles_and_one_based(cli):
     result = cli("solve", "4", "--style", "binary", "--limit", "1")
-    assert result.stdout == GOLDEN_4["binary"] + "\n"
+    assert result.stdout == GOLDEN_4["binary"]
     result = cli("solve", "4", "--format", "csv", "--one-based")
     assert result.stdout.splitlines() == ["2,4,1,3", "3,1,4,2"]

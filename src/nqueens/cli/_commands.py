@@ -59,7 +59,7 @@ def _formatter(args: argparse.Namespace) -> Callable[[Placement], Iterable[str]]
     if args.format == "svg":
         return lambda p: (to_svg(p),)
     style = args.style
-    return lambda p: itertools.chain((line + "\n" for line in render_lines(p, style)), "\n")
+    return lambda p: (line + "\n" for line in render_lines(p, style))
 
 
 def _emit(args: argparse.Namespace, found: Iterable[Placement], many: bool = True) -> int:
@@ -76,6 +76,7 @@ def _emit(args: argparse.Namespace, found: Iterable[Placement], many: bool = Tru
         return shown
     fmt = _formatter(args)
     as_list = args.format == "json" and many
+    text = args.format not in ("json", "jsonl", "csv", "svg")
 
     def pieces() -> Iterator[str]:
         nonlocal shown
@@ -84,6 +85,8 @@ def _emit(args: argparse.Namespace, found: Iterable[Placement], many: bool = Tru
             if as_list:  # the line's array, after "[" or the previous one's comma
                 yield ("[\n" if shown == 1 else ",\n") + "".join(fmt(placement)).rstrip("\n")
             else:
+                if text and shown > 1:
+                    yield "\n"  # a blank line between two boards, none after the last
                 yield from fmt(placement)
         if as_list:
             yield "\n]\n" if shown else "[]\n"
