@@ -414,7 +414,11 @@ def test_journal_refuses_what_keeps_nothing_before_any_work(tmp_path, monkeypatc
     def no_split(*args):
         raise AssertionError("the split started before the journal was checked")
 
+    def no_estimate(*args):
+        raise AssertionError("the estimate started before the journal was checked")
+
     monkeypatch.setattr("nqueens._engine.counting.split", no_split)
+    monkeypatch.setattr("nqueens._engine.estimate.before_count", no_estimate)
     (tmp_path / "folder").mkdir()
     for journal, message in [
         ("", "would keep nothing"),
@@ -425,7 +429,7 @@ def test_journal_refuses_what_keeps_nothing_before_any_work(tmp_path, monkeypatc
         ("/proc/self/nqueens.sqlite", "cannot be written|not writable|leads into /proc"),
     ]:
         with pytest.raises(JournalError, match=message):
-            count(22, journal=journal)
+            count(30, journal=journal)  # a size that count() estimates first
     with pytest.raises(TypeError, match="journal must be a path"):
         count(22, journal=3)
     assert list((tmp_path / "folder").iterdir()) == []

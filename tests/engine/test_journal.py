@@ -137,6 +137,15 @@ def test_cli_journal_errors_exit_2(tmp_path):
     )
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
     assert "is not an nqueens journal" in result.stderr
+    # a journal that cannot be one is refused before the estimate of a long count
+    result = subprocess.run(
+        [sys.executable, "-m", "nqueens", "count", "30", "--journal", "/dev/null"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and result.stderr.splitlines() == [
+        "nqueens count: /dev/null is not a regular file (a device, pipe or socket)"
+    ]
 
 
 def test_cli_complete_journal_answers_at_once(tmp_path):

@@ -260,26 +260,26 @@ def count(
     if root is None and not quadrants_apply(n) and wants_split(journal, progress, depth, workers):
         check_border_split(n)
     counting = _Count(n, workers, progress, depth, unique, root, recount, units)
-    if isinstance(workers, int) and _estimated_first(n, progress):
-        from . import estimate as _estimate
+    # the journal is opened (checked, locked, made writable) before any work, the
+    # estimate of a long count included
+    book = None if journal is None else Journal(journal, n)
+    try:
+        if isinstance(workers, int) and _estimated_first(n, progress):
+            from . import estimate as _estimate
 
-        expected = _estimate.before_count(n, unique, workers, placed)
-        counting.expected = expected.seconds
-        if _estimate.too_long(expected):
-            warnings.warn(
-                f"nqueens: count({n}) will take {expected.duration()} on {workers} "
-                f"thread{'s' if workers > 1 else ''}, more than a year (nqueens.estimate says why)",
-                LongCountWarning,
-                stacklevel=2,
-            )
-    if journal is None:
-        total = counting.total(None)
-    else:
-        # opened (checked, locked, made writable) before any work
-        book = Journal(journal, n)
-        try:
-            total = counting.total(book)
-        finally:
+            expected = _estimate.before_count(n, unique, workers, placed)
+            counting.expected = expected.seconds
+            if _estimate.too_long(expected):
+                warnings.warn(
+                    f"nqueens: count({n}) will take {expected.duration()} on {workers} "
+                    f"thread{'s' if workers > 1 else ''}, more than a year "
+                    "(nqueens.estimate says why)",
+                    LongCountWarning,
+                    stacklevel=2,
+                )
+        total = counting.total(book)
+    finally:
+        if book is not None:
             book.close()
     return burnside(n, total, counting.symmetric) if unique else total
 

@@ -13,6 +13,7 @@ from typing import Any
 from .. import _bench_defaults as settings
 from .._engine.clusters import ClusterError, check_dask, check_mpi
 from .._engine.counting import check_recount, check_units
+from .._engine.journal import check_path
 from .._engine.subproblems import check_border_split, check_depth, quadrants_apply, wants_split
 from .._output import check_out_dir, check_out_file
 from .._placements.completion import check_completion_n, check_placed
@@ -42,6 +43,8 @@ def count(args: argparse.Namespace) -> Prepared:
         check_border_split(n)
     if args.depth is not None:
         check_depth(n, args.depth)
+    if args.journal is not None:  # before the estimate that a long count starts with
+        check_path(args.journal)
     return {"placed": placed}
 
 
