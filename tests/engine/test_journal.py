@@ -144,8 +144,22 @@ def test_cli_journal_errors_exit_2(tmp_path):
         text=True,
     )
     assert result.returncode == 2 and result.stderr.splitlines() == [
-        "nqueens count: /dev/null is not a regular file (a device, pipe or socket)"
+        "nqueens: /dev/null is not a regular file (a device, pipe or socket)"
     ]
+    # and one that cannot be written exits 74, as it does once the count has started
+    script = (
+        "import os, sys\n"
+        "os.access = lambda *args, **kwargs: False  # a folder this user cannot write\n"
+        "from nqueens.cli import main\n"
+        "sys.exit(main(['count', '30', '--journal', sys.argv[1]]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "j.sqlite")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 74 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "is not writable" in result.stderr
 
 
 def test_cli_complete_journal_answers_at_once(tmp_path):

@@ -95,6 +95,8 @@ def _main(argv: Sequence[str] | None) -> int:
         args.argv = list(sys.argv[1:] if argv is None else argv)  # for the reports
         try:
             prepared = args.check(args)
+        except JournalError:
+            raise  # its own status (74 where it cannot be written) and line, below
         except (TypeError, ValueError) as exc:
             raise UsageError(f"nqueens {args.command}: {exc}") from None
         status: int = args.run(args, **prepared)
