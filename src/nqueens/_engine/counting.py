@@ -45,7 +45,10 @@ from .subproblems import (
     wants_split,
 )
 from .threads import Done, run_subproblems, wait_for
+from .workers.checks import results
+from .workers.engines import claimed_fork, forks_at_submit
 from .workers.messages import BrokenWorkers, ExecutorError, Finished, Unit
+from .workers.plan import RECOUNT_DEFAULT
 
 if TYPE_CHECKING:
     import random
@@ -438,7 +441,7 @@ class _Count:
             # the table is built first, so that a lack of memory shows before any work
             # (a map-like's workers build their own: this one only checks a few units)
             quadrants = self._table(required=recorded == QUADRANT_DEPTH)
-        elif quadrants and _forks_at_submit(workers):
+        elif quadrants and forks_at_submit(workers):
             # a pool that forks at its first submit counts with this process's table
             # (_results): built from now on, while this thread splits and plans, and
             # the check of the total beside it once the split is made (_results), on
@@ -564,11 +567,6 @@ class _Count:
             for k, value in run_subproblems(count_each, todo, workers, starts=runs(todo)):
                 yield Finished(pending[k], value, here, False, _version.__version__)
             return
-        # workers beyond threads: their engines, plans and checks are loaded when used
-        from .workers.checks import results
-        from .workers.engines import claimed_fork
-        from .workers.plan import RECOUNT_DEFAULT
-
         local: Callable[[Unit], list[int]] | None = self.local
         ready: Callable[[], bool] | None = None
         lend = contextlib.ExitStack()
@@ -657,12 +655,6 @@ class _Count:
             return _assembly.count_subproblems(self.quarter, jobs, chunk, stop, per_thread)
 
         return sum(value for _, value in run_subproblems(run, subproblems, workers, False))
-
-
-def _forks_at_submit(workers: Workers) -> bool:
-    from .workers.engines import forks_at_submit  # (loaded for workers beyond threads)
-
-    return forks_at_submit(workers)
 
 
 def _name(workers: Any) -> str:
