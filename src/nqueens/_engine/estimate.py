@@ -258,7 +258,8 @@ def estimate(
         A seed for the probes, for a repeatable estimate.
     cluster
         The time on a Dask cluster of this many workers instead, each with one thread
-        as fast as one core here (a simulation of the units count() would cut).
+        as fast as one core of this machine (a simulation of the units count() would
+        cut).
 
     Returns
     -------
