@@ -145,6 +145,7 @@ typedef struct {
                        size_t count);
 } nq_kernels;
 
+#if !NQ_DISPATCH
 static int nq_runs_never(void)
 {
     return 0;
@@ -155,6 +156,7 @@ static int nq_runs_never(void)
     {NAME, nq_runs_never, {133, 17000, 1, 1}, 0, nq_place_plain, nq_slice_plain,          \
      nq_join_spans_plain, nq_spans_plain, nq_match_plain, nq_slice_wide_plain,            \
      nq_match_wide_plain, nq_empty_plain, nq_direct_plain}
+#endif
 
 static const nq_kernels nq_table[] = {
     {"baseline", nq_runs_plain, {133, 17000, 1, 1}, 0, nq_place_plain, nq_slice_plain,
