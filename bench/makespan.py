@@ -5,7 +5,7 @@
 For each n (default 20 and 22) it builds the quadrant table (timed), then counts
 random subproblems of count(n)'s split one at a time for about --budget seconds, timing
 each: the mean times the number of subproblems estimates the whole work W (seconds of
-one core here), and the times themselves are the distribution a unit's subproblems
+one core of this machine), and the times themselves are the distribution a unit's subproblems
 are drawn from.  n = 24 is beyond the quadrant core (it goes by borders): its
 row is an extrapolation, W(24) = W(22) * (W(22) / W(20)), with n = 22's subproblems'
 distribution scaled to it; say so wherever it is quoted.
@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
         measured[n] = (built, subproblems, times, work)
         print(
             f"n = {n}: table {built:.2f} s, {subproblems:,} subproblems, {len(times):,} timed: "
-            f"W = {work:,.0f} s +- {error:,.0f} (one core here)",
+            f"W = {work:,.0f} s +- {error:,.0f} (one core of this machine)",
             file=sys.stderr,
         )
     if 20 in measured and 22 in measured:

@@ -3,7 +3,7 @@ module, so that the command line's help can quote them without loading the
 timing stack (``nqueens.benchmark`` re-exports them)."""
 
 DEFAULT_MAX_N = 16
-# the default budget lets plain C reach n = 16, the size the README quotes
+# the default budget lets plain C reach n = 16, the size the published figures quote
 # (BENCHMARKS.md gives its time and the default run's)
 DEFAULT_BUDGET = 4.0
 QUICK_MAX_N = 12

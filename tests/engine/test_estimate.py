@@ -189,7 +189,10 @@ def test_the_command_prints_one_line():
     assert result.stdout.startswith("N = 12: 14,200 solutions (exact); the count about ")
     result = run("19", "--workers", "2", "--unique", "--budget", "0.4", "--seed", "5")
     assert result.returncode == 0, result.stderr
-    assert "classes of solutions (± " in result.stdout and "on 2 threads here" in result.stdout
+    assert (
+        "classes of solutions (± " in result.stdout
+        and "on 2 threads of this machine" in result.stdout
+    )
 
 
 @pytest.mark.parametrize(
@@ -250,7 +253,7 @@ def test_more_workers_finish_sooner_until_the_units_cost_more_than_the_work(nati
         return guess.work / (guess.cluster * guess.seconds)
 
     assert efficiency(many) < efficiency(sixteen) / 4  # n = 18 is too small for 4,096
-    assert "on a cluster of 16 workers, each as fast as one core here" in str(sixteen)
+    assert "on a cluster of 16 workers, each as fast as one core of this machine" in str(sixteen)
     assert f"{sixteen.units:,} units on Dask" in str(sixteen) and "(simulated; " in str(sixteen)
 
 

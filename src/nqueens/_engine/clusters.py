@@ -53,7 +53,7 @@ def check_mpi() -> None:
 @contextlib.contextmanager
 def dask_client(address: str) -> Iterator[Any]:
     """A Client of a Dask cluster: the scheduler at address, or with "local" a
-    LocalCluster of one single-threaded worker process per core here."""
+    LocalCluster of one single-threaded worker process per core of this machine."""
     check_dask()
     from dask import distributed
 

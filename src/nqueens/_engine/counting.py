@@ -395,7 +395,8 @@ class _Count:
                 self.quarter = building.result() if building else _assembly.build(self.n)
         except MemoryError:
             warnings.warn(
-                f"nqueens: not enough memory here for the quadrant table of n = {self.n}; "
+                "nqueens: not enough memory in this process for the quadrant table of "
+                f"n = {self.n}; "
                 "the workers' results are checked through the workers only",
                 RuntimeWarning,
                 stacklevel=5,
@@ -628,7 +629,8 @@ class _Count:
             if value != row.value:
                 raise JournalError(
                     f"{book.path} records {row.value:,} for subproblem {index}, counted by "
-                    f"nqueens {row.version} ({row.implementation}), but it counts {value:,} here: "
+                    f"nqueens {row.version} ({row.implementation}), but this process counts "
+                    f"{value:,}: "
                     "the journal cannot be trusted; delete it, or name another file"
                 )
 

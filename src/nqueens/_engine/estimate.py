@@ -112,9 +112,11 @@ class Estimate(NamedTuple):
     paced: bool  # the time is from the core's own pace at n (else a range: seconds_low..high)
     exact: bool = False  # every subproblem was counted whole: no error at all
     unique: bool = False
-    cluster: int = 0  # workers of a cluster the time is simulated for (0: threads here)
+    cluster: int = 0  # workers of a cluster the time is simulated for (0: threads of this machine)
     units: int = 0  # the units count() would cut for that cluster
-    work: float = 0.0  # seconds of one core here for the whole count (a cluster estimate)
+    work: float = (
+        0.0  # seconds of one core of this machine for the whole count (a cluster estimate)
+    )
     seconds_low: float = 0.0  # not paced: the range the time lies in (seconds is its middle)
     seconds_high: float = 0.0
     budget_needed: float = 0.0  # not paced: a budget that measures the pace (0: none does)
@@ -125,12 +127,12 @@ class Estimate(NamedTuple):
         printer.text(str(self))
 
     def __str__(self) -> str:
-        where = f"on {self.threads} thread{'s' if self.threads > 1 else ''} here"
+        where = f"on {self.threads} thread{'s' if self.threads > 1 else ''} of this machine"
         how = ""
         if self.cluster:
             where = (
                 f"on a cluster of {self.cluster:,} worker{'s' if self.cluster > 1 else ''}, each "
-                f"as fast as one core here: {duration_text(self.work)} of work in "
+                f"as fast as one core of this machine: {duration_text(self.work)} of work in "
                 f"{self.units:,} units on Dask, {self._efficiency()} efficiency"
             )
             how = "simulated; "
@@ -503,7 +505,8 @@ def check_cluster(cluster: object, threads: int, option: str = "") -> int | None
         raise ValueError(f"{option}cluster must be 1 to {MAX_CLUSTER:,} workers, got {cluster}")
     if threads != 1:
         raise ValueError(
-            f"give {option}workers (threads here) or {option}cluster (workers there), not both"
+            f"give {option}workers (threads of this machine) or {option}cluster (workers "
+            "there), not both"
         )
     return cluster
 

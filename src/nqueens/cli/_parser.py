@@ -147,7 +147,9 @@ def _solver(name: str) -> str | None:
     # a name that `nqueens solvers` lists: core (None: the default) or a reference solver
     if name == "core":
         return None
-    from ..reference import SOLVERS  # here: a count with the core starts without it
+    from ..reference import (
+        SOLVERS,
+    )  # imported in the function: a count with the core starts without it
 
     if name not in SOLVERS:
         raise argparse.ArgumentTypeError(
@@ -203,7 +205,7 @@ def _add_output(sub: argparse.ArgumentParser, out: bool = False, place: bool = F
         sub.add_argument(
             "--out",
             metavar="DIR",
-            help="with --format svg: write one SVG file per board here (made if missing)",
+            help="with --format svg: write one SVG file per board into DIR (made if missing)",
         )
 
 
@@ -221,7 +223,7 @@ def _count(commands: Any) -> None:
         "--dask",
         metavar="ADDRESS",
         help="count on a Dask cluster: its scheduler's address (tcp://host:8786), or 'local' "
-        "for one worker process per core here (needs the [dask] extra)",
+        "for one worker process per core of this machine (needs the [dask] extra)",
     )
     sub.add_argument(
         "--mpi",
@@ -254,7 +256,7 @@ def _count(commands: Any) -> None:
         default=RECOUNT_DEFAULT,
         metavar="SHARE",
         help="with --dask or --mpi: the share of subproblems counted twice and compared, at least "
-        "4 of them, some here (1: every one twice; 0: none; default: "
+        "4 of them, some in this process (1: every one twice; 0: none; default: "
         f"{RECOUNT_DEFAULT})",
     )
     sub.add_argument(
@@ -304,8 +306,8 @@ def _estimate(commands: Any) -> None:
         "--cluster",
         type=int,
         metavar="K",
-        help="the time on K cluster workers instead, each as fast as one core here, by a "
-        "simulation of count's units on Dask (a plan: the network taken as free)",
+        help="the time on K cluster workers instead, each as fast as one core of this "
+        "machine, by a simulation of count's units on Dask (a plan: the network taken as free)",
     )
     sub.set_defaults(check=checks.estimate, run=run.estimate)
 
@@ -389,8 +391,8 @@ def _bench(commands: Any) -> None:
         "warnings, headline ratios, a table of times and one of speed-ups) and writes it, "
         f"with a JSON file of every run, to --out as {settings.MARKDOWN_NAME} and "
         f"{settings.JSON_NAME}, with a plot ({settings.PLOT_NAME}) where matplotlib is "
-        "installed. The defaults reproduce the README's figures in a few minutes; --quick "
-        "takes under a minute.",
+        "installed. The defaults reproduce the published figures (BENCHMARKS.md) in a few "
+        "minutes; --quick takes under a minute.",
     )
     sub.add_argument(
         "--max-n",
@@ -443,8 +445,8 @@ def _bench(commands: Any) -> None:
         action="append",
         metavar="MODULE:FUNCTION",
         help="time your own count(n) -> int too (repeatable); MODULE may be a dotted name "
-        "importable from here or a path to a .py file; it is checked against OEIS A000170 for "
-        "n = 4..8 first, and dropped, never timed, if it is wrong or raises",
+        "importable from the current folder or a path to a .py file; it is checked against "
+        "OEIS A000170 for n = 4..8 first, and dropped, never timed, if it is wrong or raises",
     )
     sub.set_defaults(check=checks.bench, run=run.bench)
 

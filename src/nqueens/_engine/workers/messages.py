@@ -121,7 +121,7 @@ def result_of(unit: Unit, counts: tuple[int, ...], origin: tuple[str, str]) -> U
 def other_release(name: str, version: Any) -> ExecutorError:
     return ExecutorError(
         f"workers {name} returned a result counted by nqueens {short_repr(version)}, not "
-        f"{_version.__version__} as here: run one release on every worker"
+        f"{_version.__version__} as this process: run one release on every worker"
     )
 
 

@@ -65,7 +65,7 @@ def work_of(subproblem: AnySubproblem) -> int:
 
 
 def unit_count(seconds: float | None, size: int | None, cost: float) -> int:
-    """How many units count() cuts `seconds` of work (one core here; None: not
+    """How many units count() cuts `seconds` of work (one core of this machine; None: not
     measured) into for `size` workers (None: the engine does not say), each unit
     costing the engine `cost` seconds: about sqrt(seconds * size / (2 * cost)), the
     number that balances the engine's cost of the units against a worker's idle
@@ -293,7 +293,7 @@ class Layout:
             self.local = None  # no table here: every check goes through the workers
 
     def _pace(self) -> float | None:
-        """The seconds of work of the pending subproblems on one core here, from a few
+        """The seconds of work of the pending subproblems on one core of this machine, from a few
         random subproblems counted here (checks too, unless recount is 0); None: not
         measured."""
         local, subproblems, pending = self.local, self.subproblems, self.pending
