@@ -3,7 +3,12 @@ reference from the installed package's docstrings).  Build: sphinx-build -W docs
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import nqueens
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
 project = "nqueens-count"
 author = "The nqueens developers"
@@ -14,9 +19,10 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
+    "nqueens_cli",  # docs/_ext: the command-line reference, made from the parser
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "examples"]
+exclude_patterns = ["_build", "_ext"]
 myst_heading_anchors = 3
 
 # the reference: every public name, its signature's types as a Parameters list
@@ -31,3 +37,6 @@ napoleon_google_docstring = False
 html_theme = "furo"
 html_title = f"nqueens {version}"
 html_static_path = ["_static"]
+
+# options and commands keep their two hyphens and straight quotes in running text
+smartquotes = False

@@ -1,5 +1,5 @@
-"""Draw the pictures of docs/how-it-works.md into docs/_static (run from the checkout after a
-change to to_svg): python docs/make_pictures.py"""
+"""Draw the pictures of docs/explanation/how-it-works.md into docs/_static (run from the
+checkout after a change to to_svg): python docs/make_pictures.py"""
 
 from __future__ import annotations
 

@@ -63,9 +63,10 @@ def test_the_plot_hint_names_the_distribution(monkeypatch, tmp_path, capsys):
 
 
 @pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")
-def test_every_pip_install_in_the_readme_names_our_distribution_or_the_checkout():
+def test_every_pip_install_in_the_pages_names_our_distribution_or_the_checkout():
     name = installed_name()
-    lines = re.findall(r"pip install[^\n`]*", README.read_text())
+    pages = [README, *(README.parent / "docs").rglob("*.md")]
+    lines = [line for page in pages for line in re.findall(r"pip install[^\n`]*", page.read_text())]
     assert lines
     for line in lines:
         command = line.split("&&")[0].split("#")[0]

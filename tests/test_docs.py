@@ -1,5 +1,5 @@
 """Docs that run: every docstring example of the installed package, and every Python block
-of the README, on the installed package."""
+of the README and the documentation's pages, on the installed package."""
 
 from __future__ import annotations
 
@@ -43,32 +43,49 @@ def test_public_functions_have_examples(name):
         assert ">>>" in (value.__doc__ or ""), f"{name} has no example"
 
 
-def readme_blocks():
-    if not README.exists():
-        return []
-    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+DOCS = README.parent / "docs"
+PAGES = [README, *sorted(DOCS.rglob("*.md"))] if README.exists() else []
 
 
-@pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")
-@pytest.mark.parametrize("index", range(len(readme_blocks())))
-def test_readme_python_blocks_run(index, tmp_path, monkeypatch):
-    block = readme_blocks()[index]
+def python_blocks():
+    """The Python of the README and the documentation's pages: a page's interactive
+    examples as one doctest (in order, in one namespace, as a reader types them), and
+    each script block alone."""
+    blocks = []
+    for page in PAGES:
+        found = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
+        name = page.relative_to(README.parent).as_posix()
+        session = "".join(block for block in found if block.lstrip().startswith(">>>"))
+        if session:
+            blocks.append(pytest.param(session, id=f"{name}[examples]"))
+        scripts = [block for block in found if not block.lstrip().startswith(">>>")]
+        blocks += [pytest.param(block, id=f"{name}[{i}]") for i, block in enumerate(scripts)]
+    return blocks
+
+
+def test_the_pages_hold_python_blocks():
+    if not PAGES:
+        pytest.skip("README.md and docs/ are not beside the tests")
+    assert len(python_blocks()) >= 10
+
+
+@pytest.mark.skipif(not PAGES, reason="README.md and docs/ are not beside the tests")
+@pytest.mark.parametrize("block", python_blocks())
+def test_every_python_block_of_the_pages_runs(block, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # files a block writes (journals) land here
     if block.lstrip().startswith(">>>"):
-        test = doctest.DocTestParser().get_doctest(block, {}, f"README[{index}]", None, 0)
+        test = doctest.DocTestParser().get_doctest(block, {}, "page", None, 0)
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
         runner.run(test)
         assert runner.failures == 0
         return
     needs = re.search(r"# needs: (\S+)", block)
     if needs:
-        found = pytest.importorskip(
-            needs.group(1), reason=f"this README block needs {needs.group(1)}"
-        )
+        found = pytest.importorskip(needs.group(1), reason=f"this block needs {needs.group(1)}")
         if getattr(found, "__file__", None) is None:  # a bare folder of that name, say /tmp/ray
-            pytest.skip(f"this README block needs {needs.group(1)}, not installed here")
+            pytest.skip(f"this block needs {needs.group(1)}, not installed here")
     launch = re.search(r"# launch: mpiexec -n (\d+)", block)
-    if launch:  # run as the README says: a script under MPI
+    if launch:  # run as the page says: a script under MPI
         launcher = shutil.which("mpiexec", path=os.path.dirname(sys.executable))
         if launcher is None:
             pytest.skip("no mpiexec beside this Python: the [mpi] extra installs MPICH's")
@@ -82,40 +99,7 @@ def test_readme_python_blocks_run(index, tmp_path, monkeypatch):
         assert result.returncode == 0, result.stdout + result.stderr
         assert result.stdout.split() == ["365596"]
         return
-    exec(compile(block, f"README[{index}]", "exec"), {"__name__": "__main__"})
-
-
-NOTEBOOKS = sorted((README.parent / "docs" / "examples").glob("*.ipynb"))
-
-
-@pytest.mark.skipif(not NOTEBOOKS, reason="the example notebooks are not beside the tests")
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_example_notebooks_run(path, monkeypatch, tmp_path, capsys):
-    # each code cell in turn, in one namespace, as a kernel would; a cell's last
-    # expression is what the notebook shows: its rich form must be there too
-    import ast
-    import json
-
-    monkeypatch.chdir(tmp_path)
-    namespace: dict = {"__name__": "__main__"}
-    shown = []
-    for cell in json.loads(path.read_text())["cells"]:
-        if cell["cell_type"] != "code":
-            continue
-        tree = ast.parse("".join(cell["source"]))
-        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-        exec(compile(tree, path.name, "exec"), namespace)
-        if last is not None:
-            shown.append(eval(compile(ast.Expression(last.value), path.name, "eval"), namespace))
-    assert any(hasattr(value, "_repr_svg_") for value in shown)  # a board, drawn
-    estimates = [value for value in shown if isinstance(value, nqueens.Estimate)]
-    assert estimates
-
-    class Printer:  # IPython's pretty printer, as far as _repr_pretty_ uses it
-        text = shown.append
-
-    estimates[0]._repr_pretty_(Printer, False)
-    assert shown[-1].startswith("N = 19: about")
+    exec(compile(block, "page", "exec"), {"__name__": "__main__"})
 
 
 def test_version_and_implementation():
@@ -129,7 +113,7 @@ def test_version_and_implementation():
         assert nqueens.CPU in nqueens._select.quadrants.cpu_levels()
 
 
-API_PAGE = README.parent / "docs" / "api.rst"
+API_PAGE = README.parent / "docs" / "reference" / "api.rst"
 
 
 @pytest.mark.skipif(not API_PAGE.exists(), reason="docs/ is not beside the tests")

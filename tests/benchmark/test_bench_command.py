@@ -318,12 +318,12 @@ def test_baseline_without_a_compiler_says_why(tmp_path, monkeypatch):
         build(str(tmp_path))
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+HOWTO = Path(__file__).resolve().parents[2] / "docs" / "howto" / "benchmark.md"
 
 
-@pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")
-def test_the_readmes_student_solver_races(tmp_path):
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+@pytest.mark.skipif(not HOWTO.exists(), reason="docs/ is not beside the tests")
+def test_the_how_tos_student_solver_races(tmp_path):
+    blocks = re.findall(r"```python\n(.*?)```", HOWTO.read_text(encoding="utf-8"), re.S)
     student = next(block for block in blocks if "def count(n):" in block)
     assert len(student.strip().splitlines()) <= 12
     (tmp_path / "student.py").write_text(student)
