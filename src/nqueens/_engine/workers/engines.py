@@ -109,11 +109,14 @@ class Engine:
 
 
 def is_broken(exc: BaseException) -> bool:
-    # a pool whose process died, or a Dask task whose workers kept dying
+    # a pool whose process died, a Dask task whose workers kept dying, or a unit
+    # cancelled by someone else than count() (a Dask cluster closed or restarted
+    # mid-count, an executor shut down with cancel_futures): count() cancels only
+    # the units of a stream it has left, whose answers it no longer reads
     names = {cls.__name__ for cls in type(exc).__mro__}
     futures = sys.modules.get("concurrent.futures")  # loaded: it made the executor
-    return (futures is not None and isinstance(exc, futures.BrokenExecutor)) or (
-        "KilledWorker" in names
+    return (futures is not None and isinstance(exc, futures.BrokenExecutor)) or bool(
+        {"KilledWorker", "CancelledError"} & names
     )
 
 
