@@ -83,7 +83,9 @@ def main() -> None:
     ghz = args.ghz or clock_ghz()
     quadrants = _select.quadrants
     print(f"the clock taken: {ghz:.2f} GHz; levels: {', '.join(quadrants.cpu_levels())}")
-    print("| n | bits | stored | items | level | tables | pairs a second | a cycle | bound | share |")
+    print(
+        "| n | bits | stored | items | level | tables | pairs a second | a cycle | bound | share |"
+    )
     print("|---:|---:|---:|---:|---|---|---:|---:|---:|---:|")
     for n in args.n:
         stored, items, bits = half_boards(n, random.Random(args.seed))
