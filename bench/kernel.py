@@ -4,11 +4,11 @@
 
 For each n it builds the quadrant table, takes the half-boards of random row sets of
 the (first) job as count() lists them, and counts the disjoint pairs of a block of the
-west half-boards (at most 4,095, so that every pair is tested: from 4,096 on the core
-sorts them into buckets first, which prunes pairs) with all the east half-boards, on
+east half-boards (at most 4,095, so that every pair is tested: from 4,096 on the core
+sorts them into buckets first, which prunes pairs) with the west ones, on
 each processor level this machine runs and with each kind of table. It prints the
-pairs tested a second, and the same per clock cycle (at --ghz, default: the clock
-the kernel reports in /proc/cpuinfo) beside the bound of the loads: the matching
+pairs tested a second, and the same per clock cycle (at --ghz, default: the clock measured
+by a chain of dependent additions) beside the bound of the loads: the matching
 reads one 512-bit table entry per chunk of an item for each group of 512 stored
 masks, so a core that loads one 512-bit word a cycle (AMD Zen 3 and Zen 4; two on
 Intel's cores with AVX-512) tests at most 512 / chunks pairs a cycle, whatever its
@@ -30,20 +30,51 @@ CHUNK, WIDE = 5, 7  # bits per table lookup: the narrow and the wide tables (com
 MOST_STORED = 4095  # below the core's _CUT_FROM: every pair is tested
 
 
+CLOCK_C = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+/* a chain of dependent additions: one a cycle on any x86-64 core of this century */
+int main(void)
+{
+    uint64_t x = 1, steps = 2000000000ull;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (uint64_t i = 0; i < steps; i++)
+        __asm__ volatile("add $1, %0" : "+r"(x));
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("%f\n", steps / ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9) / 1e9 + 0 * x);
+    return 0;
+}
+"""
+
+
 def clock_ghz() -> float:
-    try:
-        with open("/proc/cpuinfo", encoding="ascii") as info:
-            for line in info:
-                if line.startswith("cpu MHz"):
-                    return float(line.split(":")[1]) / 1000
-    except OSError:
-        pass
-    return 0.0
+    """The core's clock while it runs, measured: a chain of dependent additions (one
+    a cycle), compiled with the C compiler found; 0 where none is."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    compiler = next(
+        (c for c in (os.environ.get("CC"), "cc", "gcc", "clang") if c and shutil.which(c)), None
+    )
+    if compiler is None:
+        return 0.0
+    with tempfile.TemporaryDirectory() as folder:
+        source, program = os.path.join(folder, "clock.c"), os.path.join(folder, "clock")
+        with open(source, "w", encoding="ascii") as file:
+            file.write(CLOCK_C)
+        subprocess.run([compiler, "-O1", "-o", program, source], check=True)
+        runs = [float(subprocess.run([program], capture_output=True, text=True).stdout)]
+        runs += [float(subprocess.run([program], capture_output=True, text=True).stdout)]
+    return max(runs)
 
 
 def half_boards(n: int, rng: random.Random) -> tuple[list[int], list[int], int]:
-    """West and east half-boards of a few random row sets of n's first job, and the
-    masks' width in bits."""
+    """East and west half-boards of random row sets of n's first job (the stored
+    masks and the items), and the masks' width in bits."""
     quarter = assembly.build(n)
     job = assembly.jobs(n)[0]
     positions = [r for r in range(n) if job.rows >> r & 1]
@@ -52,14 +83,16 @@ def half_boards(n: int, rng: random.Random) -> tuple[list[int], list[int], int]:
     items: list[int] = []
     while len(stored) < MOST_STORED or len(items) < 20 * MOST_STORED:
         east_rows = sum(1 << r for r in rng.sample(positions, k))
-        west, _ = _select.quadrants.packed_halves(
-            quarter, False, job.rows ^ east_rows, job.west, job.holes1, job.holes2, 0, 0
-        )
+        # as count_rows lists them: the east half-boards stored, the west ones the
+        # items (each listed as items, by class)
         _, east = _select.quadrants.packed_halves(
             quarter, True, east_rows, job.east, job.holes1, job.holes2, 0, 0
         )
-        stored += west
-        items += [mask for masks in east for mask in masks]
+        _, west = _select.quadrants.packed_halves(
+            quarter, False, job.rows ^ east_rows, job.west, job.holes1, job.holes2, 0, 0
+        )
+        stored += [mask for masks in east for mask in masks]
+        items += [mask for masks in west for mask in masks]
     bits = max(mask.bit_length() for mask in stored + items)
     return stored[:MOST_STORED], items[: 40 * MOST_STORED], bits
 

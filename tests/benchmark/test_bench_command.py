@@ -325,7 +325,7 @@ HOWTO = Path(__file__).resolve().parents[2] / "docs" / "howto" / "benchmark.md"
 def test_the_how_tos_student_solver_races(tmp_path):
     blocks = re.findall(r"```python\n(.*?)```", HOWTO.read_text(encoding="utf-8"), re.S)
     student = next(block for block in blocks if "def count(n):" in block)
-    assert len(student.strip().splitlines()) <= 12
+    assert len(student.strip().splitlines()) <= 16  # a short solver, as ruff formats it
     (tmp_path / "student.py").write_text(student)
     result = bench("--max-n", "7", "--only", "core", "student:count",
                    "--against", "student:count", "--out", str(tmp_path), cwd=tmp_path,
