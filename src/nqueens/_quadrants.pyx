@@ -86,7 +86,7 @@ CPU_LEVELS = tuple(nq_level_name(i).decode() for i in range(nq_level_count()))
 
 cdef enum:
     _GROUP_BITS = 512  # stored masks per group: NQ_GROUP words of 64
-    _MOST_CUTS = 5  # bit positions that sort the masks into buckets (below)
+    _MOST_CUTS = 5  # bit positions that sort the masks into buckets (below; _bucket looks up 5)
     _BUCKET = 512  # stored masks per bucket, at least, where there are cuts
     _CUT_FROM = 4096  # stored masks from which they are cut into buckets
     _HELD_SAMPLE = 128  # masks of each side sampled to choose the cut bits
@@ -935,15 +935,37 @@ cdef bint _weighted_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     return True
 
 
-cdef inline uint32_t _bucket(uint64_t x, const int *cut, int k) noexcept nogil:
-    cdef uint32_t key = 0
-    cdef int i
+ctypedef struct _Cuts:
+    # a mask's bucket as the OR of one lookup per byte: _MOST_CUTS lookups, unused
+    # ones of a table of zeros (a loop over the cut bits took a load and two shifts
+    # by a variable count a bit, most of the sort)
+    int shift[_MOST_CUTS]
+    unsigned char table[_MOST_CUTS][256]
+
+
+cdef void _cuts(const int *cut, int k, _Cuts *c) noexcept nogil:
+    # the tables of cut bits cut[0..k-1]: the bucket's bit i is the mask's bit cut[i]
+    cdef int i, j, v, m = 0
+    memset(c, 0, sizeof(_Cuts))
     for i in range(k):
-        key |= <uint32_t>((x >> cut[i]) & 1) << i
-    return key
+        j = 0
+        while j < m and c.shift[j] != cut[i] & ~7:
+            j += 1
+        if j == m:
+            c.shift[j] = cut[i] & ~7
+            m += 1
+        for v in range(256):
+            if (v >> (cut[i] & 7)) & 1:
+                c.table[j][v] |= <unsigned char>(1 << i)
 
 
-cdef bint _sort_buckets(const _Buf *src, _Buf *dest, const int *cut, int k,
+cdef inline uint32_t _bucket(uint64_t x, const _Cuts *c) noexcept nogil:
+    return (c.table[0][(x >> c.shift[0]) & 255] | c.table[1][(x >> c.shift[1]) & 255]
+            | c.table[2][(x >> c.shift[2]) & 255] | c.table[3][(x >> c.shift[3]) & 255]
+            | c.table[4][(x >> c.shift[4]) & 255])
+
+
+cdef bint _sort_buckets(const _Buf *src, _Buf *dest, const _Cuts *cuts, int k,
                         size_t *start, _Keys *keys) noexcept nogil:
     # src's masks into dest by bucket (counting sort); bucket b is start[b]..start[b + 1].
     # Each mask's bucket is found once; the counts go to four tallies in turn, and
@@ -966,7 +988,7 @@ cdef bint _sort_buckets(const _Buf *src, _Buf *dest, const int *cut, int k,
     key = keys.data
     memset(tally, 0, sizeof(tally))
     for i in range(src.size):
-        key[i] = <unsigned char>_bucket(src.data[i], cut, k)
+        key[i] = <unsigned char>_bucket(src.data[i], cuts)
         tally[i & 3][key[i]] += 1
     start[0] = 0
     for b in range(buckets):
@@ -1013,6 +1035,7 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
     cdef uint64_t held_items[64]
     cdef uint64_t score, best
     cdef int cut[_MOST_CUTS]
+    cdef _Cuts cuts
     cdef size_t starts[_CLASSES + 1][(1 << _MOST_CUTS) + 1]
     cdef int k = 0, b, i, cls, pick
     cdef size_t groups, reach, step
@@ -1046,10 +1069,11 @@ cdef bint _cut_pairs(_Work *w, int bits, uint64_t *out) noexcept nogil:
         cut[i] = pick
         chosen |= (<uint64_t>1) << pick
     buckets = (<uint32_t>1) << k
-    if not _sort_buckets(&w.stored, &w.sorted_stored, cut, k, starts[_CLASSES], &w.keys):
+    _cuts(cut, k, &cuts)
+    if not _sort_buckets(&w.stored, &w.sorted_stored, &cuts, k, starts[_CLASSES], &w.keys):
         return False
     for cls in range(_CLASSES):
-        if not _sort_buckets(&w.items[cls], &w.sorted_items[cls], cut, k, starts[cls],
+        if not _sort_buckets(&w.items[cls], &w.sorted_items[cls], &cuts, k, starts[cls],
                              &w.keys):
             return False
     for bs in range(buckets):
