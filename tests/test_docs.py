@@ -55,9 +55,9 @@ def python_blocks():
     for page in PAGES:
         found = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
         name = page.relative_to(README.parent).as_posix()
-        session = "".join(block for block in found if block.lstrip().startswith(">>>"))
-        if session:
-            blocks.append(pytest.param(session, id=f"{name}[examples]"))
+        examples = "".join(block for block in found if block.lstrip().startswith(">>>"))
+        if examples:
+            blocks.append(pytest.param(examples, id=f"{name}[examples]"))
         scripts = [block for block in found if not block.lstrip().startswith(">>>")]
         blocks += [pytest.param(block, id=f"{name}[{i}]") for i, block in enumerate(scripts)]
     return blocks
@@ -83,7 +83,7 @@ def test_every_python_block_of_the_pages_runs(block, tmp_path, monkeypatch):
     if needs:
         found = pytest.importorskip(needs.group(1), reason=f"this block needs {needs.group(1)}")
         if getattr(found, "__file__", None) is None:  # a bare folder of that name, say /tmp/ray
-            pytest.skip(f"this block needs {needs.group(1)}, not installed here")
+            pytest.skip(f"this block needs {needs.group(1)}, not installed")
     launch = re.search(r"# launch: mpiexec -n (\d+)", block)
     if launch:  # run as the page says: a script under MPI
         launcher = shutil.which("mpiexec", path=os.path.dirname(sys.executable))
