@@ -291,6 +291,8 @@ def test_cli_sigterm_while_a_local_cluster_starts_gives_one_line(moment):
     assert (process.returncode, out, err) == (143, "", "nqueens: terminated\n")
 
 
+@pytest.mark.native  # count(18) through the twin would take the whole run
+@pytest.mark.slow
 def test_a_dask_cluster_closed_mid_count_stops_it_and_a_new_cluster_resumes(
     tmp_path, journal_rows, patience
 ):
