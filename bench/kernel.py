@@ -53,23 +53,21 @@ def clock_ghz() -> float:
     """The core's clock while it runs, measured: a chain of dependent additions (one
     a cycle), compiled with the C compiler found; 0 where none is."""
     import os
-    import shutil
     import subprocess
     import tempfile
 
-    compiler = next(
-        (c for c in (os.environ.get("CC"), "cc", "gcc", "clang") if c and shutil.which(c)), None
-    )
-    if compiler is None:
+    from nqueens.benchmark._baseline import compiler
+
+    cc = compiler()
+    if cc is None:
         return 0.0
     with tempfile.TemporaryDirectory() as folder:
         source, program = os.path.join(folder, "clock.c"), os.path.join(folder, "clock")
         with open(source, "w", encoding="ascii") as file:
             file.write(CLOCK_C)
-        subprocess.run([compiler, "-O1", "-o", program, source], check=True)
-        runs = [float(subprocess.run([program], capture_output=True, text=True).stdout)]
-        runs += [float(subprocess.run([program], capture_output=True, text=True).stdout)]
-    return max(runs)
+        subprocess.run([cc, "-O1", "-o", program, source], check=True)
+        runs = [subprocess.run([program], capture_output=True, text=True) for _ in range(2)]
+    return max(float(run.stdout) for run in runs)
 
 
 def half_boards(n: int, rng: random.Random) -> tuple[list[int], list[int], int]:

@@ -68,13 +68,22 @@ class CommandLine(SphinxDirective):
     """``.. nqueens-cli::``: the whole command line, a section per subcommand."""
 
     def run(self) -> list[Any]:
-        os.environ["COLUMNS"] = "92"  # usage lines wrapped to fit the page
         from nqueens.cli._parser import build_parser
 
-        parser = build_parser()
-        lines = _lines(parser, "nqueens")
-        for name, sub in _subcommands(parser).items():
-            lines += _lines(sub, f"nqueens {name}")
+        # usage lines wrapped to fit the page (the parser's formatter reads $COLUMNS),
+        # the build's own environment left as it was
+        before = os.environ.get("COLUMNS")
+        os.environ["COLUMNS"] = "92"
+        try:
+            parser = build_parser()
+            lines = _lines(parser, "nqueens")
+            for name, sub in _subcommands(parser).items():
+                lines += _lines(sub, f"nqueens {name}")
+        finally:
+            if before is None:
+                del os.environ["COLUMNS"]
+            else:
+                os.environ["COLUMNS"] = before
         holder = nodes.section()
         holder.document = self.state.document
         nested_parse_with_titles(self.state, StringList(lines, "nqueens-cli"), holder)

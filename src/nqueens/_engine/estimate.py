@@ -112,11 +112,9 @@ class Estimate(NamedTuple):
     paced: bool  # the time is from the core's own pace at n (else a range: seconds_low..high)
     exact: bool = False  # every subproblem was counted whole: no error at all
     unique: bool = False
-    cluster: int = 0  # workers of a cluster the time is simulated for (0: threads of this machine)
+    cluster: int = 0  # workers of a cluster the time is simulated for (0: local threads)
     units: int = 0  # the units count() would cut for that cluster
-    work: float = (
-        0.0  # seconds of one core of this machine for the whole count (a cluster estimate)
-    )
+    work: float = 0.0  # seconds of one local core for the whole count (a cluster estimate)
     seconds_low: float = 0.0  # not paced: the range the time lies in (seconds is its middle)
     seconds_high: float = 0.0
     budget_needed: float = 0.0  # not paced: a budget that measures the pace (0: none does)

@@ -147,9 +147,8 @@ def _solver(name: str) -> str | None:
     # a name that `nqueens solvers` lists: core (None: the default) or a reference solver
     if name == "core":
         return None
-    from ..reference import (
-        SOLVERS,
-    )  # imported in the function: a count with the core starts without it
+    # imported in the function: a count with the core starts without it
+    from ..reference import SOLVERS
 
     if name not in SOLVERS:
         raise argparse.ArgumentTypeError(
